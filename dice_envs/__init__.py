@@ -1,0 +1,50 @@
+"""dice-envs: PettingZoo AEC environments for dice board games.
+
+    from dice_envs import dino_hunt_v0
+    env = dino_hunt_v0.env(num_players=3)
+
+or through the registry::
+
+    import dice_envs
+    env = dice_envs.make("dino_hunt_v0", num_players=3)
+"""
+
+from __future__ import annotations
+
+import difflib
+from types import ModuleType
+from typing import Any
+
+from dice_envs import dalek_dice_v0, dino_hunt_v0
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
+
+__version__ = "0.1.0"
+
+_ENV_MODULES: dict[str, ModuleType] = {
+    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0)
+}
+
+
+def list_envs() -> list[str]:
+    """Names of every registered environment."""
+    return sorted(_ENV_MODULES)
+
+
+def env_module(name: str) -> ModuleType:
+    """The versioned module (with ``env`` and ``raw_env``) registered under ``name``."""
+    try:
+        return _ENV_MODULES[name]
+    except KeyError:
+        close = difflib.get_close_matches(name, _ENV_MODULES, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise ParameterError(f"unknown environment {name!r}; registered: {', '.join(list_envs())}.{hint}") from None
+
+
+def make(name: str, *, raw: bool = False, **kwargs: Any) -> DiceGameEnv:
+    """Create a registered environment; ``raw=True`` gives ``raw_env`` (errors on illegal moves)."""
+    module = env_module(name)
+    return module.raw_env(**kwargs) if raw else module.env(**kwargs)
+
+
+__all__ = ["DiceGameEnv", "ParameterError", "dalek_dice_v0", "dino_hunt_v0", "env_module", "list_envs", "make"]

@@ -1,0 +1,1 @@
+"""What every game needs once: the engine protocol, states, chance, encoding, rendering, the AEC adapter."""

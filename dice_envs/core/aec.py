@@ -1,0 +1,293 @@
+"""The one AEC adapter: turns any ``Game`` engine into a PettingZoo ``AECEnv``.
+
+A game's versioned module only names its engine, encoder and renderer::
+
+    class raw_env(DiceGameEnv):
+        game_class = DinoHunt
+        encoder_class = DinoHuntEncoder
+        render_text = staticmethod(render_dino_hunt)
+
+    env = raw_env.guarded
+
+``raw_env`` raises a ``ValueError`` naming the action and the legal ones on an illegal action, and
+leaves the state unchanged.  ``env()`` gives, natively and in one layer, exactly the behaviour of
+PettingZoo's standard wrapper stack ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+TerminateIllegalWrapper(raw_env, illegal_reward=-1)))``: an illegal move ends the game with -1
+for the mover, an action outside the space fails an assertion, and calls out of order are
+reported.  ``tests/conformance`` checks the two step for step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+
+from dice_envs.core.encoding import Encoder
+from dice_envs.core.engine import TERMINAL, Game, ParameterError, require_choice, require_int
+from dice_envs.core.state import GameState
+
+REWARD_MODES = ("win_loss", "score")
+"""``win_loss``: +1 / -1 at the end (0 for all if everyone shares the win).
+``score``: the same, plus at every step each player's score change divided by the game's
+``score_normaliser()``."""
+
+ILLEGAL_MOVE_REWARD = -1.0
+
+_SET_BY_RESET = frozenset(
+    {"agents", "rewards", "terminations", "truncations", "infos", "agent_selection", "_cumulative_rewards"}
+)
+
+ObsDict = dict[str, np.ndarray]
+
+
+class DiceGameEnv(AECEnv[str, ObsDict, int]):
+    """Generic AEC environment over a rules engine.  See the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    game_class: ClassVar[type[Game]]
+    encoder_class: ClassVar[Callable[[Game], Encoder]]
+    render_text: ClassVar[Callable[[Game, Any], str]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "game_class" in cls.__dict__:
+            cls.metadata = {**DiceGameEnv.metadata, "name": cls.game_class.name}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        reward_mode: str = "win_loss",
+        max_steps: int | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__()
+        name = self.metadata["name"]
+        try:
+            require_choice("render_mode", render_mode, [None, *self.metadata["render_modes"]])
+            require_choice("reward_mode", reward_mode, REWARD_MODES)
+            if max_steps is not None:
+                require_int("max_steps", max_steps, 1)
+        except ParameterError as error:
+            raise ParameterError(f"{name}: {error}") from None
+        self.game = self.game_class.from_kwargs(**params)
+        self.encoder = self.encoder_class(self.game)
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self.max_steps = max_steps if max_steps is not None else self.game_class.default_max_steps
+
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._num_actions = self.game.num_actions
+        layout = self.encoder.layout
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self.np_random, self.np_random_seed = seeding.np_random()
+        self._guarded = False
+        self._has_reset = False
+        self._has_updated = False
+        self._terminated_by_illegal_move = False
+
+    @classmethod
+    def guarded(cls, **kwargs: Any) -> "DiceGameEnv":
+        """The environment with PettingZoo's standard guarantees (what ``env()`` returns)."""
+        instance = cls(**kwargs)
+        instance._guarded = True
+        return instance
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _SET_BY_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    # ----------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game.  ``options`` is accepted for API compatibility and unused."""
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.set_state(self.game.initial_state(self.np_random))
+
+    def set_state(self, state: GameState) -> None:
+        """Continue from any position (e.g. one read with ``State.from_dict``) as if just reset."""
+        if not isinstance(state, self.game.state_class):
+            raise TypeError(f"expected a {self.game.state_class.__name__}, got {type(state).__name__}")
+        self.game_state = state
+        self.agents = self.possible_agents.copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.num_steps = 0
+        self._legal: list[int] | None = None
+        self._skip_agent_selection = None
+        self._terminated_by_illegal_move = False
+        self._has_reset = True
+        self._has_updated = True
+        self._acting_seat = self.game.current_player(state)
+        if self._acting_seat == TERMINAL:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self._acting_seat]
+
+    # ------------------------------------------------------------------- step
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if self._guarded:
+            assert (action is None and done) or self._action_spaces[agent].contains(action), (
+                "action is not in action space"
+            )
+        if done:
+            self._was_dead_step(action)
+            return
+        legal = self.legal_actions()
+        if not (isinstance(action, (int, np.integer)) and not isinstance(action, bool) and action in legal):
+            if self._guarded:
+                self._end_by_illegal_move(agent)
+                return
+            raise ValueError(
+                f"{self.metadata['name']}: illegal action {self._describe(action)} for {agent}; "
+                f"legal actions: {', '.join(self.game.action_label(a) for a in legal)}"
+            )
+
+        game, state = self.game, self.game_state
+        scores_before = list(game.scores(state)) if self.reward_mode == "score" else None
+        self._cumulative_rewards[agent] = 0
+        self._clear_rewards()
+        game.apply(state, int(action), self.np_random)
+        self._legal = None
+        self.num_steps += 1
+        self._acting_seat = game.current_player(state)
+
+        if self._acting_seat == TERMINAL:
+            for seat_agent, outcome in zip(self.possible_agents, game.returns(state)):
+                self.rewards[seat_agent] = outcome
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[(self._seat_of[agent] + 1) % len(self.possible_agents)]
+        else:
+            self.agent_selection = self.possible_agents[self._acting_seat]
+            if self.num_steps >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+                self._acting_seat = TERMINAL
+        if scores_before is not None:
+            normaliser = game.score_normaliser()
+            for seat_agent, before, after in zip(self.possible_agents, scores_before, game.scores(state)):
+                self.rewards[seat_agent] += (after - before) / normaliser
+        self._accumulate_rewards()
+
+    def _end_by_illegal_move(self, agent: str) -> None:
+        """PettingZoo's ``TerminateIllegalWrapper``: the mover gets -1, everyone else 0, all are done."""
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[agent] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = ILLEGAL_MOVE_REWARD
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self._terminated_by_illegal_move = True
+        self._acting_seat = TERMINAL
+
+    # ----------------------------------------------------------- observation
+    def observe(self, agent: str) -> ObsDict:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        seat = self._seat_of[agent]
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if seat == self._acting_seat:
+            mask[self.legal_actions()] = 1
+        return {"observation": self.encoder.encode(self.game_state, seat), "action_mask": mask}
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the pending decision (its owner is ``agent_selection``)."""
+        if self._legal is None:
+            self._legal = self.game.legal_actions(self.game_state)
+        return self._legal
+
+    def structured_observation(self, agent: str) -> dict[str, Any]:
+        """What ``agent`` observes, as a readable dict keyed by the layout's field names."""
+        return self.encoder.structured(self.game_state, self._seat_of[agent])
+
+    def _describe(self, action: Any) -> str:
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            return self.game.action_label(int(action))
+        return repr(action)
+
+    # ------------------------------------------------------- render & close
+    def render(self) -> str | None:
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode "
+                f"(choose one of {self.metadata['render_modes']})."
+            )
+            return None
+        text = self.render_text(self.game, self.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering is text only."""
+
+    # -------------------------------------------------- order enforcement
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterator(self, max_iter)
+
+
+class _AgentIterator(Iterator[str]):
+    """PettingZoo's agent iterator; the guarded env also checks that each agent was stepped."""
+
+    def __init__(self, env: DiceGameEnv, max_iter: int) -> None:
+        self.env = env
+        self.remaining = max_iter
+
+    def __iter__(self) -> "_AgentIterator":
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.remaining <= 0:
+            raise StopIteration
+        self.remaining -= 1
+        if env._guarded:
+            assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+            env._has_updated = False
+        return env.agent_selection

@@ -1,0 +1,35 @@
+"""Chance outcomes, drawn from the generator that the environment seeds.
+
+Small pure functions: every game rolls and draws through them, so a seed fixes the whole game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def roll_dice(rng: np.random.Generator, num_dice: int, num_faces: int = 6) -> list[int]:
+    """Face indices ``0 .. num_faces-1`` of ``num_dice`` fair dice."""
+    return [int(u * num_faces) for u in rng.random(num_dice).tolist()]
+
+
+def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> list[int]:
+    """Draw ``num_draws`` items without replacement from a bag holding ``counts[k]`` of each kind.
+
+    Returns how many of each kind were drawn; ``counts`` is left unchanged.
+    """
+    remaining = counts.copy()
+    total = sum(remaining)
+    if not 0 <= num_draws <= total:
+        raise ValueError(f"cannot draw {num_draws} from a bag of {total}")
+    drawn = [0] * len(counts)
+    for u in rng.random(num_draws).tolist():
+        pick = int(u * total)
+        for kind, available in enumerate(remaining):
+            if pick < available:
+                break
+            pick -= available
+        remaining[kind] -= 1
+        drawn[kind] += 1
+        total -= 1
+    return drawn

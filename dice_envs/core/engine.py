@@ -1,0 +1,158 @@
+"""The engine protocol: the pure rules of a game, with no PettingZoo in sight.
+
+An engine is a ``Game`` object built from frozen, validated parameters.  It creates states,
+says who owns the pending decision and which actions are legal there, applies an action, and
+scores finished games.  All chance comes from the ``numpy.random.Generator`` passed in, so the
+same seed and the same actions always give the same game.
+
+Every decision of a game, including multi-step ones ("play a card", then "pick its option", then
+"pick a region") and decisions owned by a player whose turn it is not, is a *pending decision*
+carried in the state: ``current_player`` names its owner and ``legal_actions`` lists the small
+choices valid for it.  The AEC adapter just follows ``current_player``.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from dice_envs.core.state import GameState
+
+StateT = TypeVar("StateT", bound=GameState)
+ParamsT = TypeVar("ParamsT", bound="GameParams")
+
+TERMINAL = -1
+"""``current_player`` of a finished game."""
+
+
+class ParameterError(ValueError):
+    """A game or environment parameter is out of range or unknown."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GameParams:
+    """Base of every game's parameters: a frozen dataclass validated on construction.
+
+    Subclasses declare fields with defaults and override ``validate``.
+    """
+
+    num_players: int = 2
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:  # pragma: no cover - always overridden
+        pass
+
+    @classmethod
+    def build(cls: type[ParamsT], game_name: str, **values: Any) -> ParamsT:
+        """Construct from keyword arguments, naming any unknown one."""
+        known = {field.name for field in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise ParameterError(
+                f"{game_name}: unknown parameter(s) {', '.join(unknown)}; "
+                f"valid parameters are {', '.join(sorted(known))}"
+            )
+        return cls(**values)
+
+
+def require_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """Raise a clear ``ParameterError`` unless ``low <= value <= high`` and ``value`` is an int."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ParameterError(f"{name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ParameterError(f"{name} must be {bounds}, got {value}")
+
+
+def require_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
+    if value not in choices:
+        raise ParameterError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+
+
+class Game(abc.ABC, Generic[StateT, ParamsT]):
+    """Rules of one game.  Subclasses declare the class attributes and implement the methods.
+
+    ``apply`` changes the state in place (the step path makes no copies); call ``state.clone()``
+    first to keep the old position.  Legality is checked by the caller (the AEC adapter) against
+    ``legal_actions``, so ``apply`` may assume a legal action.
+    """
+
+    name: ClassVar[str]
+    """Versioned environment name, e.g. ``"dino_hunt_v0"``."""
+    params_class: ClassVar[type[GameParams]]
+    state_class: ClassVar[type[GameState]]
+    action_names: ClassVar[tuple[str, ...]]
+    """The action table: index -> short description.  The action space is ``Discrete(len)``."""
+    default_max_steps: ClassVar[int] = 10_000
+    """Step cap after which every agent is truncated."""
+
+    def __init__(self, params: ParamsT) -> None:
+        self.params = params
+
+    @classmethod
+    def from_kwargs(cls, **values: Any) -> "Game[StateT, ParamsT]":
+        return cls(cls.params_class.build(cls.name, **values))  # type: ignore[arg-type]
+
+    @property
+    def num_players(self) -> int:
+        return self.params.num_players
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_names)
+
+    @abc.abstractmethod
+    def initial_state(self, rng: np.random.Generator) -> StateT:
+        """A new game; setup chance (shuffles, start player) is drawn from ``rng``."""
+
+    @abc.abstractmethod
+    def current_player(self, state: StateT) -> int:
+        """Seat that owns the pending decision, or ``TERMINAL``."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state: StateT) -> list[int]:
+        """Sorted legal action indices for the pending decision (empty when terminal)."""
+
+    @abc.abstractmethod
+    def apply(self, state: StateT, action: int, rng: np.random.Generator) -> None:
+        """Apply a legal action in place, resolving any chance it triggers with ``rng``."""
+
+    @abc.abstractmethod
+    def scores(self, state: StateT) -> Sequence[float]:
+        """Each seat's current score (victory points, dinos, ...), for dense rewards and display."""
+
+    @abc.abstractmethod
+    def winners(self, state: StateT) -> list[int]:
+        """Seats that won a finished game (several for a shared win)."""
+
+    def score_normaliser(self) -> float:
+        """Divisor that brings a score change to about [0, 1] for the dense reward."""
+        return 1.0
+
+    def is_terminal(self, state: StateT) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def returns(self, state: StateT) -> list[float]:
+        """Terminal outcome per seat: +1 each winner, -1 each loser, all 0 if everyone shares the win."""
+        winners = set(self.winners(state))
+        if len(winners) == self.num_players:
+            return [0.0] * self.num_players
+        return [1.0 if seat in winners else -1.0 for seat in range(self.num_players)]
+
+    def resample_hidden(self, state: StateT, observer: int, rng: np.random.Generator) -> StateT:
+        """A state the observer cannot tell apart from ``state``, with hidden parts redrawn.
+
+        Games with hidden information (hands, face-down tiles, deck order) override this; the
+        conformance suite checks that the observer's observation is the same for both states.
+        The default is for games where everything in the state is public.
+        """
+        return state.clone()
+
+    def action_label(self, action: int) -> str:
+        return f"{action} ({self.action_names[action]})" if 0 <= action < self.num_actions else str(action)

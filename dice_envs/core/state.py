@@ -1,0 +1,158 @@
+"""Game states as plain dataclasses: cloning and JSON round-trips, written once for every game.
+
+A state field may hold ``int``, ``float``, ``bool``, ``str``, ``None``, an ``IntEnum``, a nested
+state dataclass, or ``list`` / ``tuple`` / ``dict[str, ...]`` of those.  Nothing else, so that any
+position can be written to JSON for a bug report or a test and read back exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import types
+import typing
+from functools import cache
+from typing import Any, TypeVar, Union, get_args, get_origin
+
+S = TypeVar("S", bound="GameState")
+
+
+class StateFormatError(ValueError):
+    """A serialised state does not match the state class."""
+
+
+@dataclasses.dataclass
+class GameState:
+    """Base of every game's state dataclass."""
+
+    def clone(self: S) -> S:
+        """An independent deep copy (cheaper than ``copy.deepcopy``)."""
+        return _clone(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-compatible dict; ``from_dict`` reads it back to an equal state."""
+        return _encode(self)
+
+    @classmethod
+    def from_dict(cls: type[S], data: dict[str, Any]) -> S:
+        return _decode(cls, data, cls.__name__)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True)
+
+    @classmethod
+    def from_json(cls: type[S], text: str) -> S:
+        return cls.from_dict(json.loads(text))
+
+
+def _clone(value: Any) -> Any:
+    if isinstance(value, list):
+        if value and isinstance(value[0], (int, float, str, bool)):
+            return value.copy()
+        return [_clone(item) for item in value]
+    if isinstance(value, GameState):
+        new = object.__new__(type(value))
+        for name in _field_names(type(value)):
+            setattr(new, name, _clone(getattr(value, name)))
+        return new
+    if isinstance(value, dict):
+        return {key: _clone(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return tuple(_clone(item) for item in value)
+    return value
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, GameState):
+        return {name: _encode(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, (list, tuple)):
+        return [_encode(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _encode(item) for key, item in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if hasattr(value, "item"):  # numpy scalar
+        return value.item()
+    raise TypeError(f"cannot serialise {type(value).__name__} in a game state: {value!r}")
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls))
+
+
+@cache
+def _field_types(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {field.name: hints[field.name] for field in dataclasses.fields(cls)}
+
+
+def _decode(tp: Any, data: Any, where: str) -> Any:
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        options = get_args(tp)
+        if data is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _decode(option, data, where)
+            except StateFormatError as error:
+                errors.append(str(error))
+        raise StateFormatError("; ".join(errors))
+    if origin is list:
+        (item_type,) = get_args(tp)
+        return [_decode(item_type, item, f"{where}[{i}]") for i, item in enumerate(_expect(data, list, where))]
+    if origin is tuple:
+        args = get_args(tp)
+        items = _expect(data, list, where)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], item, f"{where}[{i}]") for i, item in enumerate(items))
+        if len(items) != len(args):
+            raise StateFormatError(f"{where}: expected {len(args)} items, got {len(items)}")
+        return tuple(_decode(arg, item, f"{where}[{i}]") for i, (arg, item) in enumerate(zip(args, items)))
+    if origin is dict:
+        _, value_type = get_args(tp)
+        return {key: _decode(value_type, item, f"{where}.{key}") for key, item in _expect(data, dict, where).items()}
+    if isinstance(tp, type) and issubclass(tp, GameState):
+        fields = _expect(data, dict, where)
+        types_by_name = _field_types(tp)
+        unknown = set(fields) - set(types_by_name)
+        missing = set(types_by_name) - set(fields)
+        if unknown or missing:
+            raise StateFormatError(
+                f"{where}: unknown fields {sorted(unknown)}, missing fields {sorted(missing)}"
+            )
+        return tp(**{name: _decode(types_by_name[name], fields[name], f"{where}.{name}") for name in types_by_name})
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        if not isinstance(data, str) or data not in tp.__members__:
+            raise StateFormatError(f"{where}: {data!r} is not one of {list(tp.__members__)}")
+        return tp[data]
+    if tp is bool:
+        return _expect(data, bool, where)
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise StateFormatError(f"{where}: expected an integer, got {data!r}")
+        return data
+    if tp is float:
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise StateFormatError(f"{where}: expected a number, got {data!r}")
+        return float(data)
+    if tp is str:
+        return _expect(data, str, where)
+    if tp is type(None):
+        if data is not None:
+            raise StateFormatError(f"{where}: expected null, got {data!r}")
+        return None
+    raise TypeError(f"{where}: unsupported field type {tp!r} in a game state")
+
+
+def _expect(data: Any, kind: type, where: str) -> Any:
+    if not isinstance(data, kind):
+        raise StateFormatError(f"{where}: expected {kind.__name__}, got {type(data).__name__} {data!r}")
+    return data

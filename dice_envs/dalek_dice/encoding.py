@@ -1,0 +1,52 @@
+"""Dalek Dice observation: the race, then the turn in progress (all public information)."""
+
+from __future__ import annotations
+
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot
+from dice_envs.core.race import max_final_score, race_fields, race_observation
+from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, SCORING_LABELS, THREE
+from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, daleks, dice_left, humans
+
+MAX_HUMANS = 4 * NUM_DICE
+MAX_DALEKS = 3 * NUM_DICE
+ROLLS_SEEN = 10
+"""Rolls this turn are reported up to this many."""
+
+
+class DalekDiceEncoder(Encoder[DalekDiceState]):
+    def __init__(self, game: DalekDice) -> None:
+        params = game.params
+        max_score = max_final_score(params.target_score, MAX_TURN_POINTS, max_tiebreak_rounds=0)
+        decisions = tuple(decision.name.lower() for decision in Decision)
+        self.layout = ObservationLayout(
+            [
+                *race_fields(params.num_players, params.target_score, max_score, max_tiebreak_rounds=0),
+                Field("decision", "kind of the pending decision (one-hot)", 1, 1, decisions),
+                Field("rolled", "undecided dice of the latest roll, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
+                Field("kept", "kept Human and Dalek dice, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
+                Field("doctors", "Doctors kept / 3", THREE, THREE),
+                Field("exterminates", "Exterminate!s kept / 3", THREE, THREE),
+                Field("to_reroll", "dice set aside to roll again / 10", NUM_DICE, NUM_DICE),
+                Field("dice_left", "dice not kept / 10 (none left: +5 bonus)", NUM_DICE, NUM_DICE),
+                Field("kept_this_roll", "1 once a die of the latest roll is kept (roll and stop allowed)", 1),
+                Field("humans", "Humans kept / 40", MAX_HUMANS, MAX_HUMANS),
+                Field("daleks", "Daleks kept / 30", MAX_DALEKS, MAX_DALEKS),
+                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported) / {ROLLS_SEEN}", ROLLS_SEEN, ROLLS_SEEN),
+            ]
+        )
+
+    def raw(self, state: DalekDiceState, observer: int) -> list[float]:
+        return [
+            *race_observation(state.race, observer),
+            *one_hot(state.decision, len(Decision)),
+            *state.rolled,
+            *state.kept,
+            state.doctors,
+            state.exterminates,
+            state.to_reroll,
+            dice_left(state),
+            1.0 if state.kept_this_roll else 0.0,
+            humans(state.kept),
+            daleks(state.kept),
+            min(state.rolls, ROLLS_SEEN),
+        ]

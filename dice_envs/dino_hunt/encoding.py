@@ -1,0 +1,42 @@
+"""Dino Hunt Dice observation: the race, then the turn in progress (all public information)."""
+
+from __future__ import annotations
+
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout
+from dice_envs.core.race import max_final_score, race_fields, race_observation
+from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, MAX_TURN_POINTS, STOMPS_TO_END_TURN, TOTAL_DICE
+from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState
+
+MAX_PER_COLOUR = 5
+ROLLS_SEEN = 10
+"""Rolls this turn are reported up to this many (a turn of all-Leaves rolls can go on longer)."""
+
+
+class DinoHuntEncoder(Encoder[DinoHuntState]):
+    def __init__(self, game: DinoHunt) -> None:
+        params = game.params
+        max_score = max_final_score(params.target_score, MAX_TURN_POINTS, params.max_tiebreak_rounds)
+        self.layout = ObservationLayout(
+            [
+                *race_fields(params.num_players, params.target_score, max_score, params.max_tiebreak_rounds),
+                Field("must_roll", "1 when the pending decision is the mandatory first roll", 1),
+                Field("dinos", "Dinos set aside this turn, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
+                Field("footprints", "Footprints set aside this turn, by colour / 3", MAX_PER_COLOUR, STOMPS_TO_END_TURN, COLOURS),
+                Field("leaves", "dice showing Leaves in hand, by colour / 3", DICE_PER_ROLL, DICE_PER_ROLL, COLOURS),
+                Field("cup", "dice left in the cup, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
+                Field("turn_dinos", "Dinos this turn in all / 10", TOTAL_DICE, TOTAL_DICE),
+                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported) / {ROLLS_SEEN}", ROLLS_SEEN, ROLLS_SEEN),
+            ]
+        )
+
+    def raw(self, state: DinoHuntState, observer: int) -> list[float]:
+        return [
+            *race_observation(state.race, observer),
+            1.0 if state.decision == Decision.FIRST_ROLL else 0.0,
+            *state.dinos,
+            *state.footprints,
+            *state.leaves,
+            *state.cup,
+            sum(state.dinos),
+            min(state.rolls, ROLLS_SEEN),
+        ]
