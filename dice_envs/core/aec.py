@@ -39,6 +39,8 @@ REWARD_MODES = ("win_loss", "score")
 ``score_normaliser()``."""
 
 ILLEGAL_MOVE_REWARD = -1.0
+ENV_OPTIONS = ("render_mode", "reward_mode", "max_steps")
+"""Keyword arguments every environment takes besides its game's parameters."""
 
 _SET_BY_RESET = frozenset(
     {"agents", "rewards", "terminations", "truncations", "infos", "agent_selection", "_cumulative_rewards"}
@@ -80,7 +82,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
                 require_int("max_steps", max_steps, 1)
         except ParameterError as error:
             raise ParameterError(f"{name}: {error}") from None
-        self.game = self.game_class.from_kwargs(**params)
+        self.game = self.game_class.from_kwargs(ENV_OPTIONS, **params)
         self.encoder = self.encoder_class(self.game)
         self.render_mode = render_mode
         self.reward_mode = reward_mode
@@ -104,7 +106,6 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._guarded = False
         self._has_reset = False
         self._has_updated = False
-        self._terminated_by_illegal_move = False
 
     @classmethod
     def guarded(cls, **kwargs: Any) -> "DiceGameEnv":
@@ -146,7 +147,6 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self.num_steps = 0
         self._legal: list[int] | None = None
         self._skip_agent_selection = None
-        self._terminated_by_illegal_move = False
         self._has_reset = True
         self._has_updated = True
         self._acting_seat = self.game.current_player(state)
@@ -218,8 +218,6 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self.rewards[agent] = ILLEGAL_MOVE_REWARD
         self._accumulate_rewards()
         self._deads_step_first()
-        self._terminated_by_illegal_move = True
-        self._acting_seat = TERMINAL
 
     # ----------------------------------------------------------- observation
     def observe(self, agent: str) -> ObsDict:

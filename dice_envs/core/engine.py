@@ -41,24 +41,30 @@ class GameParams:
     """
 
     num_players: int = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
 
     def __post_init__(self) -> None:
         self.validate()
 
-    def validate(self) -> None:  # pragma: no cover - always overridden
-        pass
+    def validate(self) -> None:
+        """Check every value; subclasses extend this and call ``super().validate()``."""
+        require_int("num_players", self.num_players, self.min_players, self.max_players)
 
     @classmethod
-    def build(cls: type[ParamsT], game_name: str, **values: Any) -> ParamsT:
-        """Construct from keyword arguments, naming any unknown one."""
+    def build(cls: type[ParamsT], game_name: str, also_valid: Sequence[str] = (), **values: Any) -> ParamsT:
+        """Construct from keyword arguments, naming any unknown one (``also_valid``: the caller's own)."""
         known = {field.name for field in dataclasses.fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
             raise ParameterError(
                 f"{game_name}: unknown parameter(s) {', '.join(unknown)}; "
-                f"valid parameters are {', '.join(sorted(known))}"
+                f"valid parameters are {', '.join(sorted(known | set(also_valid)))}"
             )
-        return cls(**values)
+        try:
+            return cls(**values)
+        except ParameterError as error:
+            raise ParameterError(f"{game_name}: {error}") from None
 
 
 def require_int(name: str, value: Any, low: int, high: int | None = None) -> None:
@@ -96,8 +102,8 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
         self.params = params
 
     @classmethod
-    def from_kwargs(cls, **values: Any) -> "Game[StateT, ParamsT]":
-        return cls(cls.params_class.build(cls.name, **values))  # type: ignore[arg-type]
+    def from_kwargs(cls, also_valid: Sequence[str] = (), **values: Any) -> "Game[StateT, ParamsT]":
+        return cls(cls.params_class.build(cls.name, also_valid, **values))  # type: ignore[arg-type]
 
     @property
     def num_players(self) -> int:

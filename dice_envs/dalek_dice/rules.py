@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import ClassVar
 
 import numpy as np
 
@@ -51,10 +52,12 @@ class TurnEnd(IntEnum):
 @dataclass(frozen=True)
 class DalekDiceParams(GameParams):
     num_players: int = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
     target_score: int = 60
 
     def validate(self) -> None:
-        require_int("num_players", self.num_players, 2, 6)
+        super().validate()
         require_int("target_score", self.target_score, 1)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import ClassVar
 
 import numpy as np
 
@@ -47,11 +48,13 @@ class TurnEnd(IntEnum):
 @dataclass(frozen=True)
 class DinoHuntParams(GameParams):
     num_players: int = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
     target_score: int = 20
     max_tiebreak_rounds: int = 10
 
     def validate(self) -> None:
-        require_int("num_players", self.num_players, 2, 8)
+        super().validate()
         require_int("target_score", self.target_score, 1)
         require_int("max_tiebreak_rounds", self.max_tiebreak_rounds, 0)
 

@@ -1,0 +1,36 @@
+"""Scripted agents for every game, and a runner that plays them against each other.
+
+    from agents import make_agent
+    agent = make_agent("dino_hunt_v0", "cup_counter", env, seed=0)
+    action = agent.act(obs["observation"], obs["action_mask"])
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent, RandomAgent
+from agents.dalek_dice import DoctorOdds, ProtectHumans
+from agents.dino_hunt import CupCounter, TwoFootprints
+from dice_envs import env_module
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
+
+SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
+    "dino_hunt_v0": (TwoFootprints, CupCounter),
+    "dalek_dice_v0": (ProtectHumans, DoctorOdds),
+}
+
+
+def agent_classes(env_name: str) -> dict[str, type[Agent]]:
+    """Every agent that can play ``env_name``, by name (``random`` plays them all)."""
+    env_module(env_name)  # a clear error for an unknown environment
+    return {cls.name: cls for cls in (RandomAgent, *SCRIPTED_AGENTS.get(env_name, ()))}
+
+
+def make_agent(env_name: str, agent_name: str, env: DiceGameEnv, seed: int | None = None) -> Agent:
+    classes = agent_classes(env_name)
+    if agent_name not in classes:
+        raise ParameterError(f"no agent {agent_name!r} for {env_name}; available: {', '.join(classes)}")
+    return classes[agent_name](env, seed=seed)
+
+
+__all__ = ["Agent", "RandomAgent", "SCRIPTED_AGENTS", "agent_classes", "make_agent"]

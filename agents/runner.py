@@ -1,0 +1,148 @@
+"""Play N games between any agents, rotating seats, and report win rates.
+
+    python -m agents.runner dino_hunt_v0 cup_counter random --games 500
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import dice_envs
+from agents import agent_classes, make_agent
+from dice_envs.core.engine import ParameterError
+
+
+@dataclass
+class Standing:
+    """One agent's results over a match; a shared win counts as a win."""
+
+    agent: str
+    games: int = 0
+    wins: int = 0
+    shared_wins: int = 0
+    unfinished: int = 0
+    total_score: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return (self.wins + self.shared_wins) / self.games if self.games else 0.0
+
+    @property
+    def mean_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    def win_rate_interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson score interval (95% by default) for the win rate."""
+        if not self.games:
+            return 0.0, 1.0
+        n, p = self.games, self.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_match(
+    env_name: str,
+    agent_names: Sequence[str],
+    num_games: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+) -> list[Standing]:
+    """Play ``num_games`` games, one agent per seat; in game ``g`` agent ``i`` sits at seat ``(i + g) % n``.
+
+    Game ``g`` uses environment seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``,
+    so a match is reproducible.
+    """
+    if num_games < 1:
+        raise ParameterError(f"num_games must be at least 1, got {num_games}")
+    num_players = len(agent_names)
+    env = dice_envs.make(env_name, num_players=num_players, **(env_kwargs or {}))
+    agents = [make_agent(env_name, name, env, seed=seed * 1000 + i) for i, name in enumerate(agent_names)]
+    standings = [Standing(label) for label in _labels(agent_names)]
+    for game in range(num_games):
+        seat_to_agent = {(i + game) % num_players: i for i in range(num_players)}
+        env.reset(seed=seed + game)
+        for agent in agents:
+            agent.reset()
+        for name in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(name)
+            env.step(agents[seat_to_agent[seat]].act(obs["observation"], obs["action_mask"]))
+        _record(env, standings, seat_to_agent)
+    return standings
+
+
+def _record(env: dice_envs.DiceGameEnv, standings: list[Standing], seat_to_agent: dict[int, int]) -> None:
+    game, state = env.game, env.game_state
+    finished = game.is_terminal(state)
+    winners = game.winners(state) if finished else []
+    for seat, score in enumerate(game.scores(state)):
+        standing = standings[seat_to_agent[seat]]
+        standing.games += 1
+        standing.total_score += score
+        if not finished:
+            standing.unfinished += 1
+        elif seat in winners:
+            if len(winners) == 1:
+                standing.wins += 1
+            else:
+                standing.shared_wins += 1
+
+
+def _labels(agent_names: Sequence[str]) -> list[str]:
+    """Agent names, numbered where the same agent plays more than one seat."""
+    return [
+        f"{name}#{agent_names[: i + 1].count(name)}" if agent_names.count(name) > 1 else name
+        for i, name in enumerate(agent_names)
+    ]
+
+
+def format_standings(standings: Sequence[Standing]) -> str:
+    header = f"{'agent':<18}{'games':>7}{'win rate':>10}{'95% CI':>16}{'wins':>7}{'shared':>8}{'mean score':>12}"
+    lines = [header, "-" * len(header)]
+    for s in standings:
+        low, high = s.win_rate_interval()
+        lines.append(
+            f"{s.agent:<18}{s.games:>7}{s.win_rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>16}"
+            f"{s.wins:>7}{s.shared_wins:>8}{s.mean_score:>12.2f}"
+        )
+    if any(s.unfinished for s in standings):
+        lines.append(f"({standings[0].unfinished} games hit the step cap and count as no win)")
+    return "\n".join(lines)
+
+
+def parse_params(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["target_score=30"]`` -> ``{"target_score": 30}`` (integers where they parse)."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ParameterError(f"expected KEY=VALUE, got {pair!r}")
+        params[key] = int(value) if value.lstrip("-").isdigit() else value
+    return params
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("env", choices=dice_envs.list_envs())
+    parser.add_argument("agents", nargs="+", help="one agent name per seat (see --list)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
+    args = parser.parse_args(argv)
+    try:
+        standings = play_match(args.env, args.agents, args.games, args.seed, parse_params(args.param))
+    except ParameterError as error:
+        parser.error(f"{error} (agents for {args.env}: {', '.join(agent_classes(args.env))})")
+    print(format_standings(standings))
+
+
+if __name__ == "__main__":
+    main()

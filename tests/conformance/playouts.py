@@ -1,0 +1,55 @@
+"""Random legal playouts shared by the conformance and property tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+import dice_envs
+from dice_envs.core.engine import Game
+from dice_envs.core.state import GameState
+
+
+def env_cases(counts: str = "edges") -> list[tuple[str, int]]:
+    """(env name, player count) pairs: the smallest, a middle and the largest count of every game."""
+    cases = []
+    for name in dice_envs.list_envs():
+        params = dice_envs.env_module(name).raw_env.game_class.params_class
+        low, high = params.min_players, params.max_players
+        chosen = range(low, high + 1) if counts == "all" else sorted({low, (low + high) // 2, high})
+        cases += [(name, n) for n in chosen]
+    return cases
+
+
+def case_id(case: tuple[str, int]) -> str:
+    return f"{case[0]}-{case[1]}p"
+
+
+def game_for(name: str, num_players: int) -> Game[Any, Any]:
+    return dice_envs.env_module(name).raw_env.game_class.from_kwargs(num_players=num_players)
+
+
+def random_playout(
+    game: Game[Any, Any],
+    seed: int,
+    max_steps: int = 100_000,
+    on_step: Callable[[GameState, int], None] | None = None,
+) -> Iterator[GameState]:
+    """Play uniformly random legal actions at engine level, yielding the state before each action.
+
+    ``on_step(state, action)`` runs after each action.  Fails if the game outlives ``max_steps``.
+    """
+    rng = np.random.default_rng(seed)
+    state = game.initial_state(rng)
+    for _ in range(max_steps):
+        if game.is_terminal(state):
+            return
+        yield state
+        legal = game.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+        game.apply(state, action, rng)
+        if on_step is not None:
+            on_step(state, action)
+    raise AssertionError(f"{game.name}: game with seed {seed} did not end within {max_steps} steps")
