@@ -19,8 +19,9 @@ def behind_in_last_round(view: dict[str, Any]) -> bool:
     """Stopping now would lose for sure: the last round is on and an opponent still in it is ahead."""
     if not view["final_round"]:
         return False
-    contending = list(view["contending"].values())[1:]
-    rivals = [score for score, playing in zip(view["opponent_scores"].values(), contending) if playing]
+    rivals = list(view["opponent_scores"].values())
+    if "contending" in view:  # only the tied leaders play tiebreaker rounds
+        rivals = [score for score, playing in zip(rivals, list(view["contending"].values())[1:]) if playing]
     return bool(rivals) and view["own_score"] + view["turn_dinos"] < max(rivals)
 
 

@@ -131,12 +131,15 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         """Start a new game.  ``options`` is accepted for API compatibility and unused."""
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.set_state(self.game.initial_state(self.np_random))
+        self._start(self.game.initial_state(self.np_random))
 
     def set_state(self, state: GameState) -> None:
-        """Continue from any position (e.g. one read with ``State.from_dict``) as if just reset."""
+        """Continue from a copy of any position (e.g. one read with ``State.from_dict``) as if just reset."""
         if not isinstance(state, self.game.state_class):
             raise TypeError(f"expected a {self.game.state_class.__name__}, got {type(state).__name__}")
+        self._start(state.clone())
+
+    def _start(self, state: GameState) -> None:
         self.game_state = state
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -173,13 +176,15 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         if done:
             self._was_dead_step(action)
             return
+        if type(action) is not int:
+            action = _as_action(action)
         legal = self.legal_actions()
-        if not (isinstance(action, (int, np.integer)) and not isinstance(action, bool) and action in legal):
+        if action not in legal:
             if self._guarded:
                 self._end_by_illegal_move(agent)
                 return
             raise ValueError(
-                f"{self.metadata['name']}: illegal action {self._describe(action)} for {agent}; "
+                f"{self.metadata['name']}: illegal action {self.game.action_label(action)} for {agent}; "
                 f"legal actions: {', '.join(self.game.action_label(a) for a in legal)}"
             )
 
@@ -187,7 +192,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         scores_before = list(game.scores(state)) if self.reward_mode == "score" else None
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        game.apply(state, int(action), self.np_random)
+        game.apply(state, action, self.np_random)
         self._legal = None
         self.num_steps += 1
         self._acting_seat = game.current_player(state)
@@ -239,10 +244,6 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         """What ``agent`` observes, as a readable dict keyed by the layout's field names."""
         return self.encoder.structured(self.game_state, self._seat_of[agent])
 
-    def _describe(self, action: Any) -> str:
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            return self.game.action_label(int(action))
-        return repr(action)
 
     # ------------------------------------------------------- render & close
     def render(self) -> str | None:
@@ -268,6 +269,15 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterator(self, max_iter)
+
+
+def _as_action(action: Any) -> int:
+    """An action index from an integer or a 0-d integer array (what ``Discrete.sample`` may give)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    raise ValueError(f"an action must be an integer, got {action!r} of type {type(action).__name__}")
 
 
 class _AgentIterator(Iterator[str]):

@@ -53,9 +53,10 @@ class ObservationLayout:
             [np.full(field.size, 1.0 / field.scale, dtype=np.float32) for field in self.fields]
         )
         self.low = np.zeros(self.size, dtype=np.float32)
+        # The same float32 product as ``vector``, so the largest value is exactly the bound.
         self.high = np.concatenate(
-            [np.full(field.size, field.max_raw / field.scale, dtype=np.float32) for field in self.fields]
-        )
+            [np.full(field.size, field.max_raw, dtype=np.float32) for field in self.fields]
+        ) * self._inv_scale
 
     def vector(self, raw: Sequence[float]) -> np.ndarray:
         """Scale raw values given in layout order into a new float32 vector."""

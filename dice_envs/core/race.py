@@ -82,32 +82,39 @@ def _end_round(race: Race, max_tiebreak_rounds: int) -> None:
     race.current = leaders[0]
 
 
-def max_final_score(target: int, max_turn_points: int, max_tiebreak_rounds: int) -> int:
-    """Highest score reachable: one turn from just under the target, plus every tiebreaker turn."""
-    return target - 1 + max_turn_points * (1 + max_tiebreak_rounds)
+class RaceEncoding:
+    """Observation fields for the race, from the observer's point of view.
 
+    The tiebreaker fields are left out of games that have no tiebreaker rounds.
+    """
 
-def race_fields(num_players: int, target: int, max_score: int, max_tiebreak_rounds: int) -> list[Field]:
-    """Observation fields for the race, from the observer's point of view (see ``race_observation``)."""
-    opponents = opponent_labels(num_players)
-    return [
-        Field("own_score", "observer's score / target", max_score, target),
-        Field("opponent_scores", "opponents' scores / target, in turn order after the observer", max_score, target, opponents),
-        Field("to_play", "1 for the seat whose turn it is (self, then opponents in turn order)", 1, 1, seat_labels(num_players)),
-        Field("contending", "1 for each seat still playing rounds (all, or the tied leaders in a tiebreaker)", 1, 1, seat_labels(num_players)),
-        Field("final_round", "1 once someone has reached the target: this round is the last", 1),
-        Field("tiebreak_rounds", "tiebreaker rounds started / the maximum", max(max_tiebreak_rounds, 1), max(max_tiebreak_rounds, 1)),
-    ]
+    def __init__(self, num_players: int, target: int, max_turn_points: int, max_tiebreak_rounds: int) -> None:
+        self.max_tiebreak_rounds = max_tiebreak_rounds
+        # Highest reachable score: one turn from just under the target, plus every tiebreaker turn.
+        max_score = target - 1 + max_turn_points * (1 + max_tiebreak_rounds)
+        seats = seat_labels(num_players)
+        self.fields = [
+            Field("own_score", "observer's score / target", max_score, target),
+            Field("opponent_scores", "opponents' scores / target, in turn order after the observer", max_score, target, opponent_labels(num_players)),
+            Field("to_play", "1 for the seat whose turn it is (self, then opponents in turn order)", 1, 1, seats),
+            Field("still_to_play", "1 for each seat that takes a turn later in this round", 1, 1, seats),
+            Field("final_round", "1 once someone has reached the target: this round is the last", 1),
+        ]
+        if max_tiebreak_rounds:
+            self.fields += [
+                Field("contending", "1 for each seat still playing rounds (all, or the tied leaders in a tiebreaker)", 1, 1, seats),
+                Field("tiebreak_rounds", "tiebreaker rounds started / the maximum", max_tiebreak_rounds, max_tiebreak_rounds),
+            ]
 
-
-def race_observation(race: Race, observer: int) -> list[float]:
-    """Raw values for ``race_fields``."""
-    num_players = len(race.scores)
-    seats = relative_seats(observer, num_players)
-    return [
-        *(race.scores[seat] for seat in seats),
-        *(1.0 if seat == race.current else 0.0 for seat in seats),
-        *(1.0 if seat in race.contenders else 0.0 for seat in seats),
-        1.0 if race.final_round else 0.0,
-        race.tiebreak_rounds,
-    ]
+    def raw(self, race: Race, observer: int) -> list[float]:
+        seats = relative_seats(observer, len(race.scores))
+        later = race.contenders[race.contenders.index(race.current) + 1 :] if race.current in race.contenders else []
+        values = [
+            *(race.scores[seat] for seat in seats),
+            *(1.0 if seat == race.current else 0.0 for seat in seats),
+            *(1.0 if seat in later else 0.0 for seat in seats),
+            1.0 if race.final_round else 0.0,
+        ]
+        if self.max_tiebreak_rounds:
+            values += [*(1.0 if seat in race.contenders else 0.0 for seat in seats), race.tiebreak_rounds]
+        return values

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot
-from dice_envs.core.race import max_final_score, race_fields, race_observation
+from dice_envs.core.race import RaceEncoding
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, SCORING_LABELS, THREE
 from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, daleks, dice_left, humans
 
@@ -16,11 +16,11 @@ ROLLS_SEEN = 10
 class DalekDiceEncoder(Encoder[DalekDiceState]):
     def __init__(self, game: DalekDice) -> None:
         params = game.params
-        max_score = max_final_score(params.target_score, MAX_TURN_POINTS, max_tiebreak_rounds=0)
+        self.race = RaceEncoding(params.num_players, params.target_score, MAX_TURN_POINTS, max_tiebreak_rounds=0)
         decisions = tuple(decision.name.lower() for decision in Decision)
         self.layout = ObservationLayout(
             [
-                *race_fields(params.num_players, params.target_score, max_score, max_tiebreak_rounds=0),
+                *self.race.fields,
                 Field("decision", "kind of the pending decision (one-hot)", 1, 1, decisions),
                 Field("rolled", "undecided dice of the latest roll, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
                 Field("kept", "kept Human and Dalek dice, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
@@ -37,7 +37,7 @@ class DalekDiceEncoder(Encoder[DalekDiceState]):
 
     def raw(self, state: DalekDiceState, observer: int) -> list[float]:
         return [
-            *race_observation(state.race, observer),
+            *self.race.raw(state.race, observer),
             *one_hot(state.decision, len(Decision)),
             *state.rolled,
             *state.kept,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout
-from dice_envs.core.race import max_final_score, race_fields, race_observation
+from dice_envs.core.race import RaceEncoding
 from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, MAX_TURN_POINTS, STOMPS_TO_END_TURN, TOTAL_DICE
 from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState
 
@@ -15,13 +15,13 @@ ROLLS_SEEN = 10
 class DinoHuntEncoder(Encoder[DinoHuntState]):
     def __init__(self, game: DinoHunt) -> None:
         params = game.params
-        max_score = max_final_score(params.target_score, MAX_TURN_POINTS, params.max_tiebreak_rounds)
+        self.race = RaceEncoding(params.num_players, params.target_score, MAX_TURN_POINTS, params.max_tiebreak_rounds)
         self.layout = ObservationLayout(
             [
-                *race_fields(params.num_players, params.target_score, max_score, params.max_tiebreak_rounds),
+                *self.race.fields,
                 Field("must_roll", "1 when the pending decision is the mandatory first roll", 1),
                 Field("dinos", "Dinos set aside this turn, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
-                Field("footprints", "Footprints set aside this turn, by colour / 3", MAX_PER_COLOUR, STOMPS_TO_END_TURN, COLOURS),
+                Field("footprints", "Footprints set aside this turn, by colour / 2 (a third ends the turn)", STOMPS_TO_END_TURN - 1, STOMPS_TO_END_TURN - 1, COLOURS),
                 Field("leaves", "dice showing Leaves in hand, by colour / 3", DICE_PER_ROLL, DICE_PER_ROLL, COLOURS),
                 Field("cup", "dice left in the cup, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
                 Field("turn_dinos", "Dinos this turn in all / 10", TOTAL_DICE, TOTAL_DICE),
@@ -31,7 +31,7 @@ class DinoHuntEncoder(Encoder[DinoHuntState]):
 
     def raw(self, state: DinoHuntState, observer: int) -> list[float]:
         return [
-            *race_observation(state.race, observer),
+            *self.race.raw(state.race, observer),
             1.0 if state.decision == Decision.FIRST_ROLL else 0.0,
             *state.dinos,
             *state.footprints,

@@ -114,12 +114,10 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         if action == STOP:
             self._end_turn(state, TurnEnd.STOPPED, sum(state.dinos))
             return
-        need = DICE_PER_ROLL - sum(state.leaves)
-        cup_size = sum(state.cup)
-        if need > 0 and cup_size == 0:
-            self._end_turn(state, TurnEnd.CUP_EMPTY, sum(state.dinos) + sum(state.leaves))
+        if must_draw_from_empty_cup(state):
+            self._end_cup_empty(state)
             return
-        drawn = draw_counts(rng, state.cup, min(need, cup_size))
+        drawn = draw_counts(rng, state.cup, min(DICE_PER_ROLL - sum(state.leaves), sum(state.cup)))
         hand = [leaves + new for leaves, new in zip(state.leaves, drawn)]
         for colour in range(3):
             state.cup[colour] -= drawn[colour]
@@ -131,8 +129,15 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         state.rolls += 1
         if sum(state.footprints) >= STOMPS_TO_END_TURN:
             self._end_turn(state, TurnEnd.STOMPED, 0)
+        elif must_draw_from_empty_cup(state):
+            # Going on would need a draw from the empty cup, which scores the Leaves as Dinos with
+            # no risk; stopping would score less.  The turn ends here (see the rules document).
+            self._end_cup_empty(state)
         else:
             state.decision = Decision.ROLL_OR_STOP
+
+    def _end_cup_empty(self, state: DinoHuntState) -> None:
+        self._end_turn(state, TurnEnd.CUP_EMPTY, sum(state.dinos) + sum(state.leaves))
 
     def _end_turn(self, state: DinoHuntState, how: TurnEnd, points: int) -> None:
         state.last_turn_end = how
@@ -162,7 +167,7 @@ def roll_hand(rng: np.random.Generator, hand: list[int]) -> list[tuple[int, int]
     return [(colour, int(FACES_BY_COLOUR[colour][face])) for colour, face in zip(colours, faces)]
 
 
-def dice_in_play(state: DinoHuntState) -> int:
-    """All dice wherever they are: always ``TOTAL_DICE``."""
-    return sum(state.cup) + sum(state.leaves) + sum(state.dinos) + sum(state.footprints)
+def must_draw_from_empty_cup(state: DinoHuntState) -> bool:
+    """Rolling again would need new dice and the cup has none: "you've found all the dinosaurs"."""
+    return sum(state.leaves) < DICE_PER_ROLL and sum(state.cup) == 0
 

@@ -235,10 +235,11 @@ def test_fewer_than_three_in_cup_roll_as_many_as_you_can() -> None:
     three! In that case, roll as many as you can unless you decide to stop." """
     game = DinoHunt.from_kwargs()
     state = make_state([0, 0], cup=[0, 0, 1], leaves=[1, 0, 0], dinos=[3, 2, 1], footprints=[1, 1, 0])
-    roll(game, state, [R], [(G, DINO), (R, LEAVES)])
-    assert state.cup == [0, 0, 0]
-    assert (state.dinos, state.leaves, state.footprints) == ([4, 2, 1], [0, 0, 1], [1, 1, 0])
-    assert game.legal_actions(state) == [ROLL, STOP]
+    roll(game, state, [R], [(G, DINO), (R, LEAVES)])  # two dice: the Leaves and the last die
+    # The cup is now empty and going on would need a draw: the turn ends (rules document ruling).
+    assert state.last_turn_end == TurnEnd.CUP_EMPTY
+    assert state.last_turn_points == 8  # 7 Dinos + the red Leaves
+    assert state.race.scores == [8, 0]
 
 
 def test_empty_cup_turns_leaves_into_dinos() -> None:
@@ -260,9 +261,13 @@ def test_empty_cup_with_three_leaves_rolls_them() -> None:
     are NO dice left in the cup")."""
     game = DinoHunt.from_kwargs()
     state = make_state([0, 0], cup=[0, 0, 0], leaves=[2, 1, 0], dinos=[2, 2, 1], footprints=[1, 0, 1])
-    roll(game, state, [], [(G, DINO), (G, LEAVES), (Y, DINO)])
+    roll(game, state, [], [(G, LEAVES), (G, LEAVES), (Y, LEAVES)])
     assert state.decision == Decision.ROLL_OR_STOP
-    assert (state.dinos, state.leaves) == ([3, 3, 1], [1, 0, 0])
+    assert (state.dinos, state.leaves) == ([2, 2, 1], [2, 1, 0])
+    roll(game, state, [], [(G, DINO), (G, LEAVES), (Y, DINO)])
+    # One Leaves left: going on would need a draw from the empty cup, so the turn ends now.
+    assert state.last_turn_end == TurnEnd.CUP_EMPTY
+    assert state.race.scores == [8, 0]  # 7 Dinos + 1 Leaves
 
 
 def test_stop_scores_one_per_dino_and_returns_the_dice() -> None:
@@ -383,14 +388,14 @@ def test_dice_conserved_through_a_scripted_turn() -> None:
         ([Y, R], [(G, LEAVES), (Y, LEAVES), (R, LEAVES)]),
         ([], [(G, DINO), (Y, DINO), (R, LEAVES)]),
         ([G, Y], [(G, DINO), (Y, DINO), (R, DINO)]),
-        ([G], [(G, LEAVES)]),  # one die left in the cup
     ]
     for draw, faces in steps:
         roll(game, state, draw, faces)
         assert_conserved(state)
         assert state.race.scores == [0, 0]
-    assert (state.cup, state.dinos, state.leaves) == ([0, 0, 0], [4, 3, 1], [1, 0, 0])
-    game.apply(state, ROLL, ScriptedRng())  # must draw from the empty cup
+    assert (state.cup, state.dinos, state.leaves) == ([1, 0, 0], [4, 3, 1], [0, 0, 0])
+    roll(game, state, [G], [(G, LEAVES)])  # only one die left in the cup
+    # Cup empty, one Leaves in hand: going on would need a draw, so the Leaves become Dinos.
     assert state.last_turn_end == TurnEnd.CUP_EMPTY
     assert state.race.scores == [9, 0]
     assert_conserved(state)
