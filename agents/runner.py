@@ -1,18 +1,17 @@
 """Play N games between any agents, rotating seats, and report win rates.
 
-    python -m agents.runner dino_hunt_v0 cup_counter random --games 500
+From the command line: ``dice-envs match dino_hunt_v0 cup_counter random --games 500``.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import dice_envs
-from agents import agent_classes, make_agent
+from agents import make_agent
 from dice_envs.core.engine import ParameterError
 
 
@@ -127,22 +126,3 @@ def parse_params(pairs: Sequence[str]) -> dict[str, Any]:
             raise ParameterError(f"expected KEY=VALUE, got {pair!r}")
         params[key] = int(value) if value.lstrip("-").isdigit() else value
     return params
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("env", choices=dice_envs.list_envs())
-    parser.add_argument("agents", nargs="+", help="one agent name per seat (see --list)")
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
-    args = parser.parse_args(argv)
-    try:
-        standings = play_match(args.env, args.agents, args.games, args.seed, parse_params(args.param))
-    except ParameterError as error:
-        parser.error(f"{error} (agents for {args.env}: {', '.join(agent_classes(args.env))})")
-    print(format_standings(standings))
-
-
-if __name__ == "__main__":
-    main()

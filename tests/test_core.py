@@ -1,0 +1,114 @@
+"""The shared core on its own: state serialisation, layouts, race observations, action types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import pytest
+
+import dice_envs
+from dice_envs.core.encoding import Field, ObservationLayout
+from dice_envs.core.race import Race
+from dice_envs.core.state import GameState, StateFormatError
+
+
+class Colour(IntEnum):
+    RED = 0
+    BLUE = 1
+
+
+@dataclass
+class Inner(GameState):
+    values: list[int]
+    pair: tuple[int, str]
+
+
+@dataclass
+class Outer(GameState):
+    inner: Inner
+    colour: Colour
+    optional: int | None
+    table: dict[str, list[float]]
+    nested: list[list[int]]
+
+
+def sample() -> Outer:
+    return Outer(Inner([1, 2], (3, "x")), Colour.BLUE, None, {"a": [0.5]}, [[1], [2, 3]])
+
+
+def test_round_trip_and_independent_clone() -> None:
+    state = sample()
+    assert Outer.from_json(state.to_json()) == state
+    copy = state.clone()
+    copy.inner.values.append(9)
+    copy.nested[1].append(4)
+    assert state.inner.values == [1, 2] and state.nested == [[1], [2, 3]]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.pop("colour"), "missing fields \\['colour'\\]"),
+        (lambda d: d.update(extra=1), "unknown fields \\['extra'\\]"),
+        (lambda d: d.update(colour="GREEN"), "Outer.colour: 'GREEN' is not one of"),
+        (lambda d: d["inner"].update(values=[1, "2"]), "Outer.inner.values\\[1\\]: expected an integer"),
+        (lambda d: d["inner"].update(pair=[1]), "expected 2 items"),
+    ],
+)
+def test_malformed_states_are_named(change, message: str) -> None:
+    data = sample().to_dict()
+    change(data)
+    with pytest.raises(StateFormatError, match=message):
+        Outer.from_dict(data)
+
+
+def test_layout_slices_bounds_decode_and_docs() -> None:
+    layout = ObservationLayout([Field("score", "s", 7, 3), Field("dice", "d", 5, 5, ("g", "r"))])
+    assert layout.size == 3 and layout.slices["dice"] == slice(1, 3)
+    vec = layout.vector([7, 5, 2])
+    assert vec.dtype == np.float32 and np.all(vec <= layout.high)
+    assert layout.decode(vec) == {"score": 7, "dice": {"g": 5, "r": 2}}
+    assert "| 1-2 | `dice` | g, r | 0-5 | 1/5 | d |" in layout.markdown()
+    with pytest.raises(ValueError, match="duplicate"):
+        ObservationLayout([Field("a", "", 1), Field("a", "", 1)])
+
+
+def test_largest_score_is_inside_the_box() -> None:
+    """The bound is the same float32 product as the observation (target 7: 67/7 rounds up)."""
+    env = dice_envs.make("dalek_dice_v0", raw=True, target_score=7)
+    env.reset(seed=0)
+    state = env.game_state.clone()
+    state.race.scores = [67, 0]
+    env.set_state(state)
+    obs = env.observe("player_0")
+    assert obs["observation"][0] == env.observation_space("player_0")["observation"].high[0]
+    assert env.observation_space("player_0").contains(obs)
+
+
+def test_observer_knows_who_still_plays_this_round() -> None:
+    """Same relative scores in the final round, but one observer is last to play and one is not."""
+    env = dice_envs.make("dino_hunt_v0", raw=True, num_players=3)
+    env.reset(seed=0)
+    views = []
+    for current, scores in ((1, [20, 15, 10]), (2, [10, 20, 15])):
+        state = env.game_state.clone()
+        state.race = Race.new(3)
+        state.race.current, state.race.scores, state.race.final_round = current, scores, True
+        env.set_state(state)
+        views.append(env.structured_observation(f"player_{current}"))
+    assert views[0]["opponent_scores"] == views[1]["opponent_scores"]
+    assert views[0]["still_to_play"] == {"self": 0, "next": 1, "next+1": 0}
+    assert views[1]["still_to_play"] == {"self": 0, "next": 0, "next+1": 0}
+
+
+@pytest.mark.parametrize("raw", [True, False])
+def test_integer_like_actions(raw: bool) -> None:
+    env = dice_envs.make("dino_hunt_v0", raw=raw)
+    env.reset(seed=0)
+    env.step(np.array(0))  # a 0-d array, as Discrete.sample can give
+    env.step(np.int64(0))
+    assert env.num_steps == 2
+    with pytest.raises(ValueError, match="must be an integer"):
+        env.step(0.0 if raw else True)
