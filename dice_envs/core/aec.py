@@ -170,9 +170,12 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         agent = self.agent_selection
         done = self.terminations[agent] or self.truncations[agent]
         if self._guarded:
-            assert (action is None and done) or self._action_spaces[agent].contains(action), (
-                "action is not in action space"
+            in_space = (
+                0 <= action < self._num_actions  # Discrete.contains, without its cost for plain ints
+                if type(action) is int
+                else self._action_spaces[agent].contains(action)
             )
+            assert (action is None and done) or in_space, "action is not in action space"
         if done:
             self._was_dead_step(action)
             return

@@ -160,5 +160,11 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
         """
         return state.clone()
 
+    def action_table_markdown(self) -> str:
+        """The action table as Markdown, for the rules documents."""
+        rows = ["| action | meaning |", "|---|---|"]
+        rows += [f"| {index} | {name} |" for index, name in enumerate(self.action_names)]
+        return "\n".join(rows)
+
     def action_label(self, action: int) -> str:
         return f"{action} ({self.action_names[action]})" if 0 <= action < self.num_actions else str(action)

@@ -92,10 +92,11 @@ class RaceEncoding:
         self.max_tiebreak_rounds = max_tiebreak_rounds
         # Highest reachable score: one turn from just under the target, plus every tiebreaker turn.
         max_score = target - 1 + max_turn_points * (1 + max_tiebreak_rounds)
+        self._seats_seen_by = [relative_seats(observer, num_players) for observer in range(num_players)]
         seats = seat_labels(num_players)
         self.fields = [
-            Field("own_score", "observer's score / target", max_score, target),
-            Field("opponent_scores", "opponents' scores / target, in turn order after the observer", max_score, target, opponent_labels(num_players)),
+            Field("own_score", "observer's score", max_score, target),
+            Field("opponent_scores", "opponents' scores, in turn order after the observer", max_score, target, opponent_labels(num_players)),
             Field("to_play", "1 for the seat whose turn it is (self, then opponents in turn order)", 1, 1, seats),
             Field("still_to_play", "1 for each seat that takes a turn later in this round", 1, 1, seats),
             Field("final_round", "1 once someone has reached the target: this round is the last", 1),
@@ -103,11 +104,11 @@ class RaceEncoding:
         if max_tiebreak_rounds:
             self.fields += [
                 Field("contending", "1 for each seat still playing rounds (all, or the tied leaders in a tiebreaker)", 1, 1, seats),
-                Field("tiebreak_rounds", "tiebreaker rounds started / the maximum", max_tiebreak_rounds, max_tiebreak_rounds),
+                Field("tiebreak_rounds", "tiebreaker rounds started", max_tiebreak_rounds, max_tiebreak_rounds),
             ]
 
     def raw(self, race: Race, observer: int) -> list[float]:
-        seats = relative_seats(observer, len(race.scores))
+        seats = self._seats_seen_by[observer]
         later = race.contenders[race.contenders.index(race.current) + 1 :] if race.current in race.contenders else []
         values = [
             *(race.scores[seat] for seat in seats),

@@ -22,16 +22,16 @@ class DalekDiceEncoder(Encoder[DalekDiceState]):
             [
                 *self.race.fields,
                 Field("decision", "kind of the pending decision (one-hot)", 1, 1, decisions),
-                Field("rolled", "undecided dice of the latest roll, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
-                Field("kept", "kept Human and Dalek dice, by face / 10", NUM_DICE, NUM_DICE, SCORING_LABELS),
-                Field("doctors", "Doctors kept / 3", THREE, THREE),
-                Field("exterminates", "Exterminate!s kept / 3", THREE, THREE),
-                Field("to_reroll", "dice set aside to roll again / 10", NUM_DICE, NUM_DICE),
-                Field("dice_left", "dice not kept / 10 (none left: +5 bonus)", NUM_DICE, NUM_DICE),
+                Field("rolled", "undecided dice of the latest roll, by face", NUM_DICE, NUM_DICE, SCORING_LABELS),
+                Field("kept", "kept Human and Dalek dice, by face", NUM_DICE, NUM_DICE, SCORING_LABELS),
+                Field("doctors", "Doctors kept", THREE, THREE),
+                Field("exterminates", "Exterminate!s kept", THREE, THREE),
+                Field("to_reroll", "dice set aside to roll again (extra Doctors and Exterminate!s, dice not kept)", NUM_DICE, NUM_DICE),
+                Field("dice_left", "dice not kept (none left: +5 bonus)", NUM_DICE, NUM_DICE),
                 Field("kept_this_roll", "1 once a die of the latest roll is kept (roll and stop allowed)", 1),
-                Field("humans", "Humans kept / 40", MAX_HUMANS, MAX_HUMANS),
-                Field("daleks", "Daleks kept / 30", MAX_DALEKS, MAX_DALEKS),
-                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported) / {ROLLS_SEEN}", ROLLS_SEEN, ROLLS_SEEN),
+                Field("humans", "Humans kept (sum of values)", MAX_HUMANS, MAX_HUMANS),
+                Field("daleks", "Daleks kept (sum of values)", MAX_DALEKS, MAX_DALEKS),
+                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported)", ROLLS_SEEN, ROLLS_SEEN),
             ]
         )
 

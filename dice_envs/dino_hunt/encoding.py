@@ -20,12 +20,12 @@ class DinoHuntEncoder(Encoder[DinoHuntState]):
             [
                 *self.race.fields,
                 Field("must_roll", "1 when the pending decision is the mandatory first roll", 1),
-                Field("dinos", "Dinos set aside this turn, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
-                Field("footprints", "Footprints set aside this turn, by colour / 2 (a third ends the turn)", STOMPS_TO_END_TURN - 1, STOMPS_TO_END_TURN - 1, COLOURS),
-                Field("leaves", "dice showing Leaves in hand, by colour / 3", DICE_PER_ROLL, DICE_PER_ROLL, COLOURS),
-                Field("cup", "dice left in the cup, by colour / 5", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
-                Field("turn_dinos", "Dinos this turn in all / 10", TOTAL_DICE, TOTAL_DICE),
-                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported) / {ROLLS_SEEN}", ROLLS_SEEN, ROLLS_SEEN),
+                Field("dinos", "Dinos set aside this turn, by colour", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
+                Field("footprints", "Footprints set aside this turn, by colour (a third ends the turn)", STOMPS_TO_END_TURN - 1, STOMPS_TO_END_TURN - 1, COLOURS),
+                Field("leaves", "dice showing Leaves in hand, by colour", DICE_PER_ROLL, DICE_PER_ROLL, COLOURS),
+                Field("cup", "dice left in the cup, by colour", MAX_PER_COLOUR, MAX_PER_COLOUR, COLOURS),
+                Field("turn_dinos", "Dinos this turn in all", TOTAL_DICE, TOTAL_DICE),
+                Field("rolls", f"rolls taken this turn (at most {ROLLS_SEEN} reported)", ROLLS_SEEN, ROLLS_SEEN),
             ]
         )
 

@@ -1,0 +1,39 @@
+"""The documents say what the code does: tables are generated, commands are the ones CI runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import dice_envs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def game_document(env_name: str) -> str:
+    return (ROOT / "docs" / "games" / f"{re.sub(r'_v\d+$', '', env_name)}.md").read_text()
+
+
+@pytest.mark.parametrize("env_name", dice_envs.list_envs())
+def test_rules_document_has_the_current_tables(env_name: str) -> None:
+    env = dice_envs.make(env_name, raw=True)
+    document = game_document(env_name)
+    assert env.game.action_table_markdown() in document, "action table out of date"
+    assert env.encoder.layout.markdown() in document, "observation layout out of date"
+
+
+@pytest.mark.parametrize("env_name", dice_envs.list_envs())
+def test_env_docstring_is_the_environment_card(env_name: str) -> None:
+    raw_env = dice_envs.env_module(env_name).raw_env
+    assert raw_env.__doc__ and env_name in raw_env.__doc__
+    for heading in ("Actions", "Observation", "Rewards", "Episode end", "Arguments", "Version history"):
+        assert heading in raw_env.__doc__
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    command = 'pip install -e ".[dev]" && python -m pytest'
+    assert command in readme and command in ci
