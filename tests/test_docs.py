@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def game_document(env_name: str) -> str:
-    return (ROOT / "docs" / "games" / f"{re.sub(r'_v\d+$', '', env_name)}.md").read_text()
+    game = re.sub(r"_v\d+$", "", env_name)
+    return (ROOT / "docs" / "games" / f"{game}.md").read_text()
 
 
 @pytest.mark.parametrize("env_name", dice_envs.list_envs())
