@@ -26,7 +26,7 @@ class DalekDiceEncoder(Encoder[DalekDiceState]):
                 Field("kept", "kept Human and Dalek dice, by face", NUM_DICE, NUM_DICE, SCORING_LABELS),
                 Field("doctors", "Doctors kept", THREE, THREE),
                 Field("exterminates", "Exterminate!s kept", THREE, THREE),
-                Field("to_reroll", "dice set aside to roll again (extra Doctors and Exterminate!s, dice not kept)", NUM_DICE, NUM_DICE),
+                Field("to_reroll", "extra Doctors and Exterminate!s set aside to roll again (all ten before the first roll)", NUM_DICE, NUM_DICE),
                 Field("dice_left", "dice not kept (none left: +5 bonus)", NUM_DICE, NUM_DICE),
                 Field("kept_this_roll", "1 once a die of the latest roll is kept (roll and stop allowed)", 1),
                 Field("humans", "Humans kept (sum of values)", MAX_HUMANS, MAX_HUMANS),
