@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 from itertools import product
 from typing import Any
 
@@ -25,37 +26,38 @@ def behind_in_last_round(view: dict[str, Any]) -> bool:
     return bool(rivals) and view["own_score"] + view["turn_dinos"] < max(rivals)
 
 
-class TwoFootprints(Agent):
+class DinoHuntAgent(Agent):
+    """Shared moves: the mandatory first roll, and rolling on when stopping would lose."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if not action_mask[STOP]:
+            return ROLL
+        view = self.view(observation)
+        return ROLL if behind_in_last_round(view) or self.roll_on(view) else STOP
+
+    @abc.abstractmethod
+    def roll_on(self, view: dict[str, Any]) -> bool:
+        """Whether to risk this turn's Dinos on another roll."""
+
+
+class TwoFootprints(DinoHuntAgent):
     name = "two_footprints"
     description = "rolls until two Footprints are showing, then stops (rolls on if stopping loses)"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        if not action_mask[STOP]:
-            return ROLL
-        view = self.view(observation)
-        if behind_in_last_round(view):
-            return ROLL
-        return STOP if sum(view["footprints"].values()) >= 2 else ROLL
+    def roll_on(self, view: dict[str, Any]) -> bool:
+        return sum(view["footprints"].values()) < 2
 
 
-class CupCounter(Agent):
+class CupCounter(DinoHuntAgent):
     name = "cup_counter"
     description = "rolls while the next roll's expected Dinos outweigh the risk to the Dinos in hand, from the dice in hand and in the cup"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        if not action_mask[STOP]:
-            return ROLL
-        view = self.view(observation)
-        if behind_in_last_round(view):
-            return ROLL
+    def roll_on(self, view: dict[str, Any]) -> bool:
         leaves = [view["leaves"][colour] for colour in COLOURS]
         cup = [view["cup"][colour] for colour in COLOURS]
         stomps = sum(view["footprints"].values())
-        dinos = view["turn_dinos"]
-        if DICE_PER_ROLL - sum(leaves) > 0 and sum(cup) == 0:
-            return ROLL  # the cup is empty: rolling turns the Leaves into Dinos with no risk
         bust, gain = next_roll_odds(leaves, cup, STOMPS_TO_END_TURN - stomps)
-        return ROLL if gain > bust * dinos else STOP
+        return gain > bust * view["turn_dinos"]
 
 
 def next_roll_odds(leaves: list[int], cup: list[int], stomps_to_bust: int) -> tuple[float, float]:

@@ -247,7 +247,6 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         """What ``agent`` observes, as a readable dict keyed by the layout's field names."""
         return self.encoder.structured(self.game_state, self._seat_of[agent])
 
-
     # ------------------------------------------------------- render & close
     def render(self) -> str | None:
         if not self._has_reset:

@@ -35,3 +35,8 @@ def race_summary(title: str, race: Race, target: int, max_tiebreak_rounds: int) 
             marks.append("WINNER")
         lines.append(f"  {seat_name(seat):<10}{score:>4}  {' '.join(marks)}".rstrip())
     return lines
+
+
+def game_over(race: Race) -> str:
+    winners = ", ".join(seat_name(seat) for seat in race.winners)
+    return f"Game over: {'shared win for ' if len(race.winners) > 1 else 'winner '}{winners}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dice_envs.core.rendering import counts, race_summary, seat_name
+from dice_envs.core.rendering import counts, game_over, race_summary, seat_name
 from dice_envs.dalek_dice.data import SCORING_LABELS, THREE, Face
 from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, TurnEnd, daleks, dice_left, humans
 
@@ -28,8 +28,7 @@ def render(game: DalekDice, state: DalekDiceState) -> str:
         rolled = ", ".join(f"{Face(face).name.lower()} x{n}" for face, n in enumerate(state.last_roll) if n)
         lines.append(f"Last roll: {rolled}")
     if state.decision == Decision.GAME_OVER:
-        winners = ", ".join(seat_name(seat) for seat in race.winners)
-        lines.append(f"Game over: {'shared win for ' if len(race.winners) > 1 else 'winner '}{winners}")
+        lines.append(game_over(race))
         return "\n".join(lines)
     if state.decision != Decision.START_TURN:
         lines += [

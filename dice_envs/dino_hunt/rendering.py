@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dice_envs.core.rendering import counts, race_summary, seat_name
+from dice_envs.core.rendering import counts, game_over, race_summary, seat_name
 from dice_envs.dino_hunt.data import COLOURS, STOMPS_TO_END_TURN, Face
 from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState, TurnEnd
 
@@ -23,8 +23,7 @@ def render(game: DinoHunt, state: DinoHuntState) -> str:
         rolled = ", ".join(f"{COLOURS[colour]} {Face(face).name.lower()}" for colour, face in state.last_roll)
         lines.append(f"Last roll: {rolled}")
     if state.decision == Decision.GAME_OVER:
-        winners = ", ".join(seat_name(seat) for seat in race.winners)
-        lines.append(f"Game over: {'shared win for ' if len(race.winners) > 1 else 'winner '}{winners}")
+        lines.append(game_over(race))
         return "\n".join(lines)
     lines += [
         f"Turn of {seat_name(race.current)}, roll {state.rolls}:",
