@@ -33,3 +33,8 @@ def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> 
         drawn[kind] += 1
         total -= 1
     return drawn
+
+
+def shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
+    """A new list with ``items`` in random order."""
+    return [items[i] for i in rng.permutation(len(items)).tolist()]

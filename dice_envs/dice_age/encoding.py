@@ -1,0 +1,138 @@
+"""Dice Age observation, from the observer's point of view.
+
+Everything on the table is public: the grounds and their lines of dice, prey, generation pairs,
+dice, tiles, prey and honor cards of every player.  Other players' shell tiles are face down:
+only their number is shown.
+"""
+
+from __future__ import annotations
+
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
+from dice_envs.dice_age.data import (
+    AREAS,
+    FACES,
+    LARGE_SIZED,
+    MAX_DICE,
+    MAX_LARGE,
+    PREY_CARDS,
+    ROUNDS,
+    SHELL_TILES,
+    SHELL_VALUES,
+    TILES_PER_KIND,
+    Die,
+    Honor,
+    Prey,
+    Prosperity,
+    Tile,
+)
+from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision
+
+AREA_NAMES = tuple(f"ground_{g}" for g in range(1, AREAS)) + ("extra_hunt",)
+MAX_SCORE = 5000
+"""Above any reachable score (the largest honor total is 8 cards x 320)."""
+MAX_SHELLS = sum(SHELL_TILES)
+MAX_GENERATION_CARDS = 2 * ROUNDS
+
+
+def _labels(rows: tuple[str, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{row}:{column}" for row in rows for column in columns)
+
+
+class DiceAgeEncoder(Encoder[DiceAgeState]):
+    def __init__(self, game: DiceAge) -> None:
+        n = game.num_players
+        self.num_players = n
+        self.barbarians = game.params.barbarians
+        seats = seat_labels(n)
+        self.owners = seats + (("barbarians",) if self.barbarians else ())
+        kinds = tuple(kind.name.lower() for kind in Die)
+        prey = tuple(kind.name.lower() for kind in Prey)
+        values = tuple(str(v) for v in range(1, FACES + 1))
+        pairs = tuple(f"pair_{p + 1}" for p in range(n))
+        self.layout = ObservationLayout(
+            [
+                Field("own_score", "observer's score if the game ended now", MAX_SCORE, 1000),
+                Field("decision", "kind of the pending decision (one-hot)", 1, 1, tuple(d.name.lower() for d in Decision)),
+                Field("round", "round being played (1-4)", ROUNDS, ROUNDS),
+                Field("start_player", "seat holding the starting player marker", 1, 1, seats),
+                Field("to_play", "seat whose decision it is", 1, 1, seats),
+                Field("done", "seats that took generation cards (skipped for the rest of the round)", 1, 1, seats),
+                Field("rolled", "1 once the player to act has rolled this turn", 1),
+                Field("placed_this_turn", "1 once the player to act has placed dice this turn (finishing allowed)", 1),
+                Field("area_prey", "prey card lying in each area (one-hot per area)", 1, 1, _labels(AREA_NAMES, prey)),
+                Field("area_small", "small dice per area and owner", MAX_DICE, MAX_DICE, _labels(AREA_NAMES, self.owners)),
+                Field("area_large", "large dice (wanderer included) per area and owner", MAX_LARGE + 1, MAX_LARGE + 1, _labels(AREA_NAMES, self.owners)),
+                Field("area_recency", "owners ranked by their latest die in each area: 1 = the line's last die, 0 = no dice", len(self.owners), len(self.owners), _labels(AREA_NAMES, self.owners)),
+                Field("camp", "rolled dice in the Hunting Camp by kind and value", MAX_DICE, MAX_DICE, _labels(kinds, values)),
+                Field("counsel_selection", "dice chosen for a Counsel re-roll", MAX_DICE, MAX_DICE, _labels(kinds, values)),
+                Field("hand", "dice in hand (not rolled, not placed) by seat and kind", MAX_DICE, MAX_DICE, _labels(seats, kinds)),
+                Field("small_dice", "small dice owned per seat", MAX_DICE, MAX_DICE, seats),
+                Field("large_dice", "large dice owned per seat", MAX_LARGE, MAX_LARGE, seats),
+                Field("wanderer", "holds a wanderer die this round", 1, 1, seats),
+                Field("visit", "gained a wanderer die for the next round", 1, 1, seats),
+                Field("tiles", "unused action tiles per seat and kind", TILES_PER_KIND, TILES_PER_KIND, _labels(seats, tuple(t.name.lower() for t in Tile))),
+                Field("own_shells", "observer's shell tiles by value", max(SHELL_TILES), max(SHELL_TILES), tuple(str(v) for v in SHELL_VALUES)),
+                Field("shell_count", "shell tiles per seat (values of others are hidden)", MAX_SHELLS, 10, seats),
+                Field("prey", "prey cards gained per seat and kind", max(PREY_CARDS), max(PREY_CARDS), _labels(seats, prey)),
+                Field("honors", "honor bonuses collected per seat and kind", MAX_GENERATION_CARDS, MAX_GENERATION_CARDS, _labels(seats, tuple(h.name.lower() for h in Honor))),
+                Field("prosperity", "prosperity bonuses taken this round (resolved at its end) per seat", 2, 2, _labels(seats, tuple(p.name.lower() for p in Prosperity))),
+                Field("pair_prosperity", "prosperity bonuses of each generation pair on offer", 2, 2, _labels(pairs, tuple(p.name.lower() for p in Prosperity))),
+                Field("pair_honor", "honor bonuses of each generation pair on offer", 2, 2, _labels(pairs, tuple(h.name.lower() for h in Honor))),
+                Field("pair_available", "1 while the pair has not been taken", 1, 1, pairs),
+                Field("prey_deck", "prey cards not yet dealt, by kind", max(PREY_CARDS), max(PREY_CARDS), prey),
+                Field("shell_pile", "face-down shell tiles left", MAX_SHELLS, MAX_SHELLS),
+                Field("tile_supply", "action tiles left in the supply", TILES_PER_KIND, TILES_PER_KIND, tuple(t.name.lower() for t in Tile)),
+            ]
+        )
+        self._game = game
+
+    def raw(self, state: DiceAgeState, observer: int) -> list[float]:
+        n = self.num_players
+        seats = relative_seats(observer, n)
+        owner_ids = seats + ([n] if self.barbarians else [])
+        players = [state.players[seat] for seat in seats]
+        values: list[float] = [self._game.scores(state)[observer]]
+        values += one_hot(state.decision, len(Decision))
+        values.append(state.round)
+        values += [1.0 if seat == state.start_player else 0.0 for seat in seats]
+        values += [1.0 if seat == state.current and state.decision != Decision.GAME_OVER else 0.0 for seat in seats]
+        values += [1.0 if player.done else 0.0 for player in players]
+        values += [1.0 if state.rolled else 0.0, 1.0 if state.placed_this_turn else 0.0]
+        for kind in state.area_prey:
+            values += one_hot(kind, len(Prey))
+        small, large, recency = [], [], []
+        for line in state.areas:
+            order = list(dict.fromkeys(owner for owner, _ in reversed(line)))  # latest first
+            for owner in owner_ids:
+                small.append(sum(1 for o, kind in line if o == owner and kind not in LARGE_SIZED))
+                large.append(sum(1 for o, kind in line if o == owner and kind in LARGE_SIZED))
+                recency.append(order.index(owner) + 1 if owner in order else 0)
+        values += small + large + recency
+        for grid in (state.camp, state.counsel_selection):
+            for row in grid:
+                values += row
+        for player in players:
+            values += player.hand
+        values += [player.small for player in players]
+        values += [player.large for player in players]
+        values += [1.0 if player.wanderer else 0.0 for player in players]
+        values += [1.0 if player.visit else 0.0 for player in players]
+        for player in players:
+            values += player.tiles
+        values += [state.players[observer].shells.count(value) for value in SHELL_VALUES]
+        values += [len(player.shells) for player in players]
+        for player in players:
+            values += player.prey
+        for player in players:
+            values += player.honors
+        for player in players:
+            values += [player.prosperity.count(bonus) for bonus in Prosperity]
+        for pair in state.pairs:
+            values += [(pair[0] == bonus) + (pair[2] == bonus) for bonus in Prosperity]
+        for pair in state.pairs:
+            values += [(pair[1] == honor) + (pair[3] == honor) for honor in Honor]
+        values += [1.0 if taker < 0 else 0.0 for taker in state.pair_taken_by]
+        values += state.prey_deck
+        values.append(sum(state.shell_pile))
+        values += state.tile_supply
+        return values

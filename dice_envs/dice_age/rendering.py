@@ -1,0 +1,60 @@
+"""ANSI view of a Dice Age game: the grounds with their prey and lines of dice, then each player."""
+
+from __future__ import annotations
+
+from dice_envs.core.rendering import seat_name
+from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, Die, Honor, Prey, Prosperity, Tile
+from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision, score_breakdowns
+
+DIE_MARK = {Die.SMALL: "s", Die.LARGE: "L", Die.WANDERER: "W", Die.BARBARIAN: "b"}
+
+
+def _owner_name(game: DiceAge, owner: int) -> str:
+    return "barb" if owner == game.barbarian_owner else f"p{owner}"
+
+
+def _area_name(area: int) -> str:
+    return "Extra Hunt" if area == EXTRA_HUNT else f"Ground {area + 1}"
+
+
+def _counted(names: type, counts: list[int]) -> str:
+    return ", ".join(f"{names(i).name.lower()} {c}" for i, c in enumerate(counts) if c) or "-"
+
+
+def render(game: DiceAge, state: DiceAgeState) -> str:
+    lines = [f"Dice Age: The Hunt, round {state.round} of 4, start player {seat_name(state.start_player)}"]
+    for area in range(AREAS):
+        prey = Prey(state.area_prey[area]).name.lower() if state.area_prey[area] >= 0 else "-"
+        dice = " ".join(f"{_owner_name(game, owner)}{DIE_MARK[Die(kind)]}" for owner, kind in state.areas[area])
+        lines.append(f"  {_area_name(area):<11}{prey:<9}{dice}")
+    if state.decision != Decision.GAME_OVER and any(taker < 0 for taker in state.pair_taken_by):
+        offers = [
+            f"{p + 1}: {Prosperity(pair[0]).name.lower()}/{Honor(pair[1]).name.lower()} + "
+            f"{Prosperity(pair[2]).name.lower()}/{Honor(pair[3]).name.lower()}"
+            for p, pair in enumerate(state.pairs)
+            if state.pair_taken_by[p] < 0
+        ]
+        lines.append("  Generation pairs: " + "; ".join(offers))
+    breakdowns = score_breakdowns(state)
+    for seat, player in enumerate(state.players):
+        status = " (done this round)" if player.done else ""
+        lines += [
+            f"{seat_name(seat)}{status}: score {sum(breakdowns[seat].values())} {breakdowns[seat]}",
+            f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
+            f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
+            f"shells {len(player.shells)}",
+            f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
+        ]
+    if state.decision == Decision.GAME_OVER:
+        winners = ", ".join(seat_name(seat) for seat in state.winners)
+        lines.append(f"Game over: {'shared win for ' if len(state.winners) > 1 else 'winner '}{winners}")
+        return "\n".join(lines)
+    camp = ", ".join(
+        f"{Die(kind).name.lower()} {value + 1} x{count}"
+        for kind, row in enumerate(state.camp)
+        for value, count in enumerate(row)
+        if count
+    )
+    lines.append(f"Hunting Camp: {camp or '-'}")
+    lines.append(f"Decision for {seat_name(state.current)}: {state.decision.name.lower().replace('_', ' ')}")
+    return "\n".join(lines)

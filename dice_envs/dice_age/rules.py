@@ -1,0 +1,586 @@
+"""Dice Age: The Hunt: the pure rules engine.
+
+Rulebook: ``shared/rulebooks/dice_age_the_hunt.txt``; rulings, the action table and the
+observation layout are in ``docs/games/dice_age.md``.  Four rounds; in each, players take turns
+rolling their dice and placing all dice showing chosen pip values at the end of the lines in the
+matching Hunting Grounds.  A player with no dice left takes a pair of generation cards and sits
+out the rest of the round.  At the round's end the most dice in each ground win its prey.
+
+Chance happens when it happens in the box: prey cards, generation cards and shell tiles are drawn
+from the remaining supply at the moment they are dealt, so a state holds no hidden deck order;
+the only hidden information is the value of other players' shell tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import ClassVar
+
+import numpy as np
+
+from dice_envs.core.chance import draw_counts, roll_dice, shuffled
+from dice_envs.core.engine import TERMINAL, Game, GameParams, ParameterError
+from dice_envs.core.state import GameState
+from dice_envs.dice_age.data import (
+    AREAS,
+    BARBARIANS_PER_PLAYER,
+    BONUS_ROUNDING,
+    DIE_HALVES,
+    EXTRA_HUNT,
+    FACES,
+    GROUNDS,
+    HONOR_PER_ROUND,
+    HONOR_POINTS,
+    HUNTERS_PRIDE_POINTS,
+    HUNTING_BONUS,
+    INNOVATION_SHELL,
+    LARGE_SIZED,
+    MAX_DICE,
+    MAX_LARGE,
+    PREY_CARDS,
+    PREY_POINTS,
+    PROSPERITY_PER_ROUND,
+    ROUNDS,
+    SET_BONUS,
+    SHELL_TILES,
+    SHELL_VALUES,
+    SHELLS_TRADED,
+    START_LARGE,
+    START_SMALL,
+    TILE_FOR_PROSPERITY,
+    TILES_PER_KIND,
+    Die,
+    Honor,
+    Prey,
+    Prosperity,
+    Tile,
+)
+
+# ------------------------------------------------------------------ the action table
+SIZES = ("small", "large")
+MAX_PLAYERS = 4
+ROLL = 0
+PLACE = 1  # + value - 1: place every die showing that value (own dice, then barbarians)
+PLACE_BARBARIANS_FIRST = PLACE + FACES  # + value - 1: the same, barbarian dice first
+FINISH = PLACE_BARBARIANS_FIRST + FACES
+TAKE_PAIR = FINISH + 1  # + pair index
+USE_COUNSEL = TAKE_PAIR + MAX_PLAYERS
+COUNSEL_SELECT = USE_COUNSEL + 1  # + kind * 6 + value - 1: add one die from the camp to the re-roll
+COUNSEL_REROLL = COUNSEL_SELECT + len(Die) * FACES
+INTIMIDATE = COUNSEL_REROLL + 1  # + (ground * 3 + opponent - 1) * 2 + size
+USE_RETREAT = INTIMIDATE + GROUNDS * (MAX_PLAYERS - 1) * len(SIZES)
+RETREAT_PICK = USE_RETREAT + 1  # + ground * 2 + size
+NUM_ACTIONS = RETREAT_PICK + GROUNDS * len(SIZES)
+
+
+def _action_names() -> tuple[str, ...]:
+    names = ["roll"]
+    names += [f"place the {v}s" for v in range(1, FACES + 1)]
+    names += [f"place the {v}s, barbarians first" for v in range(1, FACES + 1)]
+    names += ["finish placing"]
+    names += [f"take generation pair {p + 1}" for p in range(MAX_PLAYERS)]
+    names += ["use Counsel"]
+    names += [f"Counsel: re-roll a {kind.name.lower()} {v}" for kind in Die for v in range(1, FACES + 1)]
+    names += ["Counsel: re-roll the chosen dice"]
+    names += [
+        f"Intimidate: {size} die of opponent {'next' if opp == 1 else f'next+{opp - 1}'} in ground {g + 1}"
+        for g in range(GROUNDS)
+        for opp in range(1, MAX_PLAYERS)
+        for size in SIZES
+    ]
+    names += ["use Retreat"]
+    names += [f"Retreat: own {size} die from ground {g + 1}" for g in range(GROUNDS) for size in SIZES]
+    return tuple(names)
+
+
+ACTION_NAMES = _action_names()
+assert len(ACTION_NAMES) == NUM_ACTIONS
+
+
+class Decision(IntEnum):
+    PRE_ROLL = 0  # roll, or use Intimidate / Retreat first
+    PLACING = 1  # place a pip value, finish, or use a tile
+    COUNSEL_SELECT = 2  # choose dice to re-roll, then re-roll them
+    RETREAT_FIRST = 3  # choose the first of two own dice to take back
+    RETREAT_SECOND = 4
+    CHOOSE_GENERATION = 5  # no dice left: take a pair of generation cards
+    GAME_OVER = 6
+
+
+@dataclass(frozen=True)
+class DiceAgeParams(GameParams):
+    num_players: int = 2
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = MAX_PLAYERS
+    barbarians: bool = False
+    """Variant "Attack of the Barbarians" (2 or 3 players)."""
+
+    def validate(self) -> None:
+        super().validate()
+        if not isinstance(self.barbarians, bool):
+            raise ParameterError(f"barbarians must be True or False, got {self.barbarians!r}")
+        if self.barbarians and self.num_players > 3:
+            raise ParameterError("the barbarians variant is for 2 or 3 players")
+
+
+@dataclass
+class PlayerState(GameState):
+    small: int
+    """Small dice of the player's colour owned (Childbirth and Growth change it)."""
+    large: int
+    wanderer: bool
+    """Holds a wanderer die this round."""
+    visit: bool
+    """Gained a wanderer die for the next round."""
+    hand: list[int]
+    """Dice in hand (not rolled, not placed), by ``Die`` kind."""
+    tiles: list[int]
+    """Unused action tiles, by ``Tile``."""
+    shells: list[int]
+    """Values of the shell tiles: hidden from the other players."""
+    prey: list[int]
+    """Prey cards gained, by ``Prey``."""
+    honors: list[int]
+    """Honor bonuses of the generation cards collected, by ``Honor``."""
+    prosperity: list[int]
+    """Prosperity bonuses of the pair taken this round, resolved at its end."""
+    done: bool
+    """Took a generation pair: skipped for the rest of the round."""
+
+    def own_dice_in_hand(self) -> int:
+        return self.hand[Die.SMALL] + self.hand[Die.LARGE] + self.hand[Die.WANDERER]
+
+
+@dataclass
+class DiceAgeState(GameState):
+    players: list[PlayerState]
+    round: int
+    start_player: int
+    current: int
+    decision: Decision
+    areas: list[list[tuple[int, int]]]
+    """Hunting Grounds 1-6 and the Extra Hunt: lines of (owner, ``Die`` kind) in placement order;
+    the owner of barbarian dice is ``num_players``."""
+    area_prey: list[int]
+    """Prey kind laid in each area this round, -1 once discarded."""
+    camp: list[list[int]]
+    """The current player's rolled dice in the Hunting Camp: counts by [kind][value - 1]."""
+    rolled: bool
+    placed_this_turn: bool
+    counsel_selection: list[list[int]]
+    pairs: list[list[int]]
+    """This round's generation pairs: [prosperity 1, honor 1, prosperity 2, honor 2]."""
+    pair_taken_by: list[int]
+    prey_deck: list[int]
+    """Prey cards not yet dealt, by kind (their order is not decided until they are drawn)."""
+    shell_pile: list[int]
+    """Face-down shell tiles, by ``SHELL_VALUES`` index."""
+    tile_supply: list[int]
+    last_awards: list[int]
+    """Who gained each area's prey at the end of the previous round (-1: nobody)."""
+    winners: list[int]
+
+
+class DiceAge(Game[DiceAgeState, DiceAgeParams]):
+    name = "dice_age_v0"
+    params_class = DiceAgeParams
+    state_class = DiceAgeState
+    action_names = ACTION_NAMES
+    default_max_steps = 5_000
+
+    @property
+    def barbarian_owner(self) -> int:
+        return self.num_players
+
+    # ------------------------------------------------------------ setup
+    def initial_state(self, rng: np.random.Generator) -> DiceAgeState:
+        players = [
+            PlayerState(
+                small=START_SMALL,
+                large=START_LARGE,
+                wanderer=False,
+                visit=False,
+                hand=[0] * len(Die),
+                tiles=[0] * len(Tile),
+                shells=[],
+                prey=[0] * len(Prey),
+                honors=[0] * len(Honor),
+                prosperity=[],
+                done=False,
+            )
+            for _ in range(self.num_players)
+        ]
+        state = DiceAgeState(
+            players=players,
+            round=1,
+            start_player=0,
+            current=0,
+            decision=Decision.PRE_ROLL,
+            areas=[[] for _ in range(AREAS)],
+            area_prey=[-1] * AREAS,
+            camp=_empty_camp(),
+            rolled=False,
+            placed_this_turn=False,
+            counsel_selection=_empty_camp(),
+            pairs=[],
+            pair_taken_by=[],
+            prey_deck=list(PREY_CARDS),
+            shell_pile=list(SHELL_TILES),
+            tile_supply=[TILES_PER_KIND] * len(Tile),
+            last_awards=[-1] * AREAS,
+            winners=[],
+        )
+        self._prepare_round(state, rng)
+        return state
+
+    def _prepare_round(self, state: DiceAgeState, rng: np.random.Generator) -> None:
+        for area in range(AREAS):
+            drawn = draw_counts(rng, state.prey_deck, 1)
+            kind = drawn.index(1)
+            state.prey_deck[kind] -= 1
+            state.area_prey[area] = kind
+        pile_prosperity = shuffled(rng, _expand(PROSPERITY_PER_ROUND[state.round - 1]))
+        pile_honor = shuffled(rng, _expand(HONOR_PER_ROUND))
+        cards = list(zip(pile_prosperity, pile_honor))[: 2 * self.num_players]
+        state.pairs = [[*cards[2 * p], *cards[2 * p + 1]] for p in range(self.num_players)]
+        state.pair_taken_by = [-1] * self.num_players
+        barbarians = BARBARIANS_PER_PLAYER if self.params.barbarians else 0
+        for player in state.players:
+            player.wanderer, player.visit = player.visit, False
+            player.hand = [player.small, player.large, int(player.wanderer), barbarians]
+            player.done = False
+        state.current = state.start_player
+        self._start_turn(state)
+
+    # ------------------------------------------------------------ queries
+    def current_player(self, state: DiceAgeState) -> int:
+        return TERMINAL if state.decision == Decision.GAME_OVER else state.current
+
+    def legal_actions(self, state: DiceAgeState) -> list[int]:
+        decision = state.decision
+        player = state.players[state.current]
+        if decision == Decision.PRE_ROLL:
+            return [ROLL, *self._tile_actions(state, player)]
+        if decision == Decision.PLACING:
+            actions = []
+            for v in range(FACES):
+                own = state.camp[Die.SMALL][v] + state.camp[Die.LARGE][v] + state.camp[Die.WANDERER][v]
+                if own or state.camp[Die.BARBARIAN][v]:
+                    actions.append(PLACE + v)
+            actions += [
+                PLACE_BARBARIANS_FIRST + v
+                for v in range(FACES)
+                if state.camp[Die.BARBARIAN][v]
+                and state.camp[Die.SMALL][v] + state.camp[Die.LARGE][v] + state.camp[Die.WANDERER][v]
+            ]
+            if state.placed_this_turn:
+                actions.append(FINISH)
+            if player.tiles[Tile.COUNSEL] and any(map(any, state.camp)):
+                actions.append(USE_COUNSEL)
+            return actions + self._tile_actions(state, player)
+        if decision == Decision.COUNSEL_SELECT:
+            actions = [
+                COUNSEL_SELECT + kind * FACES + v
+                for kind in Die
+                for v in range(FACES)
+                if state.camp[kind][v] > state.counsel_selection[kind][v]
+            ]
+            if any(map(any, state.counsel_selection)):
+                actions.append(COUNSEL_REROLL)
+            return actions
+        if decision in (Decision.RETREAT_FIRST, Decision.RETREAT_SECOND):
+            return [
+                RETREAT_PICK + ground * 2 + size
+                for ground in range(GROUNDS)
+                for size in range(2)
+                if _find_die(state.areas[ground], state.current, size) is not None
+            ]
+        if decision == Decision.CHOOSE_GENERATION:
+            return [TAKE_PAIR + p for p, owner in enumerate(state.pair_taken_by) if owner < 0]
+        return []
+
+    def _tile_actions(self, state: DiceAgeState, player: PlayerState) -> list[int]:
+        """Intimidate targets and Retreat, usable before rolling and while placing."""
+        actions = []
+        if player.tiles[Tile.INTIMIDATE]:
+            for ground in range(GROUNDS):
+                line = state.areas[ground]
+                for opponent in range(1, self.num_players):
+                    owner = (state.current + opponent) % self.num_players
+                    for size in range(2):
+                        if _find_die(line, owner, size) is not None:
+                            actions.append(INTIMIDATE + (ground * (MAX_PLAYERS - 1) + opponent - 1) * 2 + size)
+        if player.tiles[Tile.RETREAT] and own_dice_in_grounds(state, state.current) >= 2:
+            actions.append(USE_RETREAT)
+        return sorted(actions)
+
+    # ------------------------------------------------------------ actions
+    def apply(self, state: DiceAgeState, action: int, rng: np.random.Generator) -> None:
+        player = state.players[state.current]
+        if action == ROLL:
+            for kind, count in enumerate(player.hand):
+                for value in roll_dice(rng, count):
+                    state.camp[kind][value] += 1
+            player.hand = [0] * len(Die)
+            state.rolled = True
+            state.decision = Decision.PLACING
+        elif PLACE <= action < FINISH:
+            barbarians_first = action >= PLACE_BARBARIANS_FIRST
+            self._place(state, (action - PLACE) % FACES, barbarians_first)
+        elif action == FINISH:
+            for kind in Die:
+                player.hand[kind] += sum(state.camp[kind])
+            state.camp = _empty_camp()
+            if player.own_dice_in_hand() == 0:
+                state.decision = Decision.CHOOSE_GENERATION
+            else:
+                self._next_turn(state, rng)
+        elif TAKE_PAIR <= action < USE_COUNSEL:
+            pair = state.pairs[action - TAKE_PAIR]
+            state.pair_taken_by[action - TAKE_PAIR] = state.current
+            player.prosperity = [pair[0], pair[2]]
+            player.honors[pair[1]] += 1
+            player.honors[pair[3]] += 1
+            player.done = True
+            self._next_turn(state, rng)
+        elif action == USE_COUNSEL:
+            player.tiles[Tile.COUNSEL] -= 1
+            state.counsel_selection = _empty_camp()
+            state.decision = Decision.COUNSEL_SELECT
+        elif COUNSEL_SELECT <= action < COUNSEL_REROLL:
+            kind, value = divmod(action - COUNSEL_SELECT, FACES)
+            state.counsel_selection[kind][value] += 1
+        elif action == COUNSEL_REROLL:
+            for kind in Die:
+                for value in range(FACES):
+                    count = state.counsel_selection[kind][value]
+                    state.camp[kind][value] -= count
+                    for new_value in roll_dice(rng, count):
+                        state.camp[kind][new_value] += 1
+            state.counsel_selection = _empty_camp()
+            state.decision = Decision.PLACING
+        elif INTIMIDATE <= action < USE_RETREAT:
+            ground_opponent, size = divmod(action - INTIMIDATE, 2)
+            ground, opponent = divmod(ground_opponent, MAX_PLAYERS - 1)
+            owner = (state.current + opponent + 1) % self.num_players
+            line = state.areas[ground]
+            die = line.pop(_find_die(line, owner, size))
+            (new_value,) = roll_dice(rng, 1)
+            state.areas[new_value].append(die)
+            player.tiles[Tile.INTIMIDATE] -= 1
+        elif action == USE_RETREAT:
+            player.tiles[Tile.RETREAT] -= 1
+            state.decision = Decision.RETREAT_FIRST
+        else:
+            ground, size = divmod(action - RETREAT_PICK, 2)
+            line = state.areas[ground]
+            _, kind = line.pop(_find_die(line, state.current, size))
+            player.hand[kind] += 1  # rolled this turn if not yet rolled, else on the next turn
+            if state.decision == Decision.RETREAT_FIRST:
+                state.decision = Decision.RETREAT_SECOND
+            else:
+                state.decision = Decision.PLACING if state.rolled else Decision.PRE_ROLL
+
+    def _place(self, state: DiceAgeState, value: int, barbarians_first: bool) -> None:
+        camp = state.camp
+        own = [(state.current, int(kind)) for kind in (Die.LARGE, Die.WANDERER, Die.SMALL) for _ in range(camp[kind][value])]
+        barbarians = [(self.barbarian_owner, int(Die.BARBARIAN))] * camp[Die.BARBARIAN][value]
+        state.areas[value] += barbarians + own if barbarians_first else own + barbarians
+        for kind in Die:
+            camp[kind][value] = 0
+        state.placed_this_turn = True
+
+    def _start_turn(self, state: DiceAgeState) -> None:
+        state.decision = Decision.PRE_ROLL
+        state.rolled = False
+        state.placed_this_turn = False
+
+    def _next_turn(self, state: DiceAgeState, rng: np.random.Generator) -> None:
+        for offset in range(1, self.num_players + 1):
+            seat = (state.current + offset) % self.num_players
+            if not state.players[seat].done:
+                state.current = seat
+                self._start_turn(state)
+                return
+        self._end_round(state, rng)
+
+    # ------------------------------------------------------------ round end
+    def _end_round(self, state: DiceAgeState, rng: np.random.Generator) -> None:
+        state.last_awards = [-1] * AREAS
+        extra_hunt = state.areas[EXTRA_HUNT]
+        for ground in range(GROUNDS):
+            line = state.areas[ground]
+            winner = strongest_owner(line)
+            self._award(state, ground, winner)
+            runner_up = strongest_owner(line, exclude=winner)
+            if runner_up is not None:
+                extra_hunt += [die for die in line if die[0] == runner_up]
+        self._award(state, EXTRA_HUNT, strongest_owner(extra_hunt))
+        state.areas = [[] for _ in range(AREAS)]  # dice back to their owners ...
+        state.area_prey = [-1] * AREAS
+        for player in state.players:
+            player.wanderer = False  # ... but a wanderer die goes back to the board
+        for seat in _seats_from(state.start_player, self.num_players):
+            self._resolve_prosperity(state, state.players[seat], rng)
+        state.start_player = (state.start_player + 1) % self.num_players
+        if state.round == ROUNDS:
+            state.decision = Decision.GAME_OVER
+            state.winners = winners_of(state, self.scores(state))
+            return
+        state.round += 1
+        self._prepare_round(state, rng)
+
+    def _award(self, state: DiceAgeState, area: int, winner: int | None) -> None:
+        """The prey goes to the winner; barbarians' prey and prey nobody hunted leave the game."""
+        if winner is not None:
+            state.last_awards[area] = winner
+            if winner != self.barbarian_owner:
+                state.players[winner].prey[state.area_prey[area]] += 1
+
+    def _resolve_prosperity(self, state: DiceAgeState, player: PlayerState, rng: np.random.Generator) -> None:
+        for bonus in player.prosperity:
+            if bonus == Prosperity.CHILDBIRTH:
+                if player.small + player.large < MAX_DICE:
+                    player.small += 1
+            elif bonus == Prosperity.GROWTH:
+                if player.large < MAX_LARGE and player.small > 0:
+                    player.small -= 1
+                    player.large += 1
+            elif bonus == Prosperity.VISIT:
+                player.visit = True
+            elif bonus in SHELLS_TRADED:
+                count = min(SHELLS_TRADED[Prosperity(bonus)], sum(state.shell_pile))
+                drawn = draw_counts(rng, state.shell_pile, count)
+                for index, number in enumerate(drawn):
+                    state.shell_pile[index] -= number
+                    player.shells += [SHELL_VALUES[index]] * number
+            else:
+                tile = TILE_FOR_PROSPERITY[Prosperity(bonus)]
+                if state.tile_supply[tile]:
+                    state.tile_supply[tile] -= 1
+                    player.tiles[tile] += 1
+        player.prosperity = []
+
+    # ------------------------------------------------------------ scoring
+    def scores(self, state: DiceAgeState) -> list[int]:
+        """Each player's score if the game ended now, by the end-of-game scoring rules."""
+        return [sum(breakdown.values()) for breakdown in score_breakdowns(state)]
+
+    def winners(self, state: DiceAgeState) -> list[int]:
+        return state.winners
+
+    def score_normaliser(self) -> float:
+        return 1000.0
+
+    def resample_hidden(self, state: DiceAgeState, observer: int, rng: np.random.Generator) -> DiceAgeState:
+        """Redeal the shell tiles the observer cannot see: other players' tiles and the pile."""
+        variant = state.clone()
+        unseen = list(variant.shell_pile)
+        for seat, player in enumerate(variant.players):
+            if seat != observer:
+                for value in player.shells:
+                    unseen[SHELL_VALUES.index(value)] += 1
+        for seat, player in enumerate(variant.players):
+            if seat != observer:
+                drawn = draw_counts(rng, unseen, len(player.shells))
+                player.shells = [SHELL_VALUES[i] for i, number in enumerate(drawn) for _ in range(number)]
+                unseen = [left - number for left, number in zip(unseen, drawn)]
+        variant.shell_pile = unseen
+        return variant
+
+
+# ---------------------------------------------------------------- pure helpers
+def _empty_camp() -> list[list[int]]:
+    return [[0] * FACES for _ in Die]
+
+
+def _expand(counts: tuple[int, ...]) -> list[int]:
+    return [kind for kind, count in enumerate(counts) for _ in range(count)]
+
+
+def _seats_from(start: int, num_players: int) -> list[int]:
+    return [(start + offset) % num_players for offset in range(num_players)]
+
+
+def _find_die(line: list[tuple[int, int]], owner: int, size: int) -> int | None:
+    """Position of the owner's most recently placed die of that size (0 small, 1 large)."""
+    for position in range(len(line) - 1, -1, -1):
+        die_owner, kind = line[position]
+        if die_owner == owner and (kind in LARGE_SIZED) == bool(size):
+            return position
+    return None
+
+
+def own_dice_in_grounds(state: DiceAgeState, seat: int) -> int:
+    return sum(owner == seat for line in state.areas[:GROUNDS] for owner, _ in line)
+
+
+def strength_by_owner(line: list[tuple[int, int]]) -> dict[int, int]:
+    """Dice per owner in half dice (small 2, large 3), in order of first appearance."""
+    strength: dict[int, int] = {}
+    for owner, kind in line:
+        strength[owner] = strength.get(owner, 0) + DIE_HALVES[kind]
+    return strength
+
+
+def strongest_owner(line: list[tuple[int, int]], exclude: int | None = None) -> int | None:
+    """Owner with the most dice; among tied owners, the one whose latest die is latest in the line."""
+    strength = strength_by_owner(line)
+    strength.pop(exclude, None)
+    if not strength:
+        return None
+    best = max(strength.values())
+    tied = {owner for owner, value in strength.items() if value == best}
+    for owner, _ in reversed(line):
+        if owner in tied:
+            return owner
+    raise AssertionError("unreachable: a tied owner has dice in the line")
+
+
+def hunting_bonus_holders(state: DiceAgeState) -> list[list[int]]:
+    """For each prey kind, the players with the most cards of it (none for mammoth or nobody)."""
+    holders = []
+    for kind in Prey:
+        counts = [player.prey[kind] for player in state.players]
+        best = max(counts)
+        holders.append([] if not HUNTING_BONUS[kind] or best == 0 else [s for s, c in enumerate(counts) if c == best])
+    return holders
+
+
+def score_breakdowns(state: DiceAgeState) -> list[dict[str, int]]:
+    """End-of-game scoring per player: prey, set bonus, hunting bonus, shells, honor bonuses."""
+    num_players = len(state.players)
+    holders = hunting_bonus_holders(state)
+    breakdowns = []
+    for seat, player in enumerate(state.players):
+        sets = min(player.prey)
+        hunting_won = [kind for kind in Prey if seat in holders[kind]]
+        hunting = sum(HUNTING_BONUS[k] // len(holders[k]) // BONUS_ROUNDING * BONUS_ROUNDING for k in hunting_won)
+        counted = (
+            player.large,
+            player.small,
+            len(player.shells),
+            player.shells.count(SHELL_VALUES[INNOVATION_SHELL]),
+            sum(player.tiles),
+        )
+        honor = sum(player.honors[h] * HONOR_POINTS[h] * counted[h] for h in range(len(HONOR_POINTS)))
+        honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[num_players] * (sets + len(hunting_won))
+        breakdowns.append(
+            {
+                "prey": sum(n * points for n, points in zip(player.prey, PREY_POINTS)),
+                "sets": SET_BONUS * sets,
+                "hunting": hunting,
+                "shells": sum(player.shells),
+                "honor": honor,
+            }
+        )
+    return breakdowns
+
+
+def winners_of(state: DiceAgeState, scores: list[int]) -> list[int]:
+    """Most points; ties go to the most shell tiles; still tied, all of them win."""
+    best = max(scores)
+    leaders = [seat for seat, score in enumerate(scores) if score == best]
+    most_shells = max(len(state.players[seat].shells) for seat in leaders)
+    return [seat for seat in leaders if len(state.players[seat].shells) == most_shells]

@@ -1,0 +1,42 @@
+"""Dice Age: The Hunt (``dice_age_v0``): dice placement for 2-4 players, with the Attack of the
+Barbarians variant for 2-3.
+
+| | |
+|---|---|
+| Import | ``from dice_envs import dice_age_v0; env = dice_age_v0.env(num_players=3)`` |
+| Agents | ``player_0`` ... ``player_{n-1}``; ``player_0`` holds the starting player marker in round 1, then it passes left |
+| Actions | ``Discrete(93)``: roll, place a pip value (barbarians after or before own dice), finish placing, take a generation pair, Counsel (start, choose dice, re-roll), Intimidate (ground, opponent, size), Retreat (start, two own dice); table in ``docs/games/dice_age.md`` |
+| Observation | ``{"observation": Box(float32), "action_mask": Box(int8, (93,))}``: the pending decision, the grounds and lines of dice, every player's public holdings, own shells; layout in ``docs/games/dice_age.md`` |
+| Rewards | ``win_loss`` (default): +1 each winner, -1 each loser at the end, 0 for all if everyone shares the win; ``score``: also each step's change of the score-if-the-game-ended-now / 1000 |
+| Episode end | after the fourth round's scoring; truncation after ``max_steps`` |
+
+Players roll their dice and place all dice showing chosen pips in the matching Hunting Grounds;
+at the end of each round the most dice (small 1, large 1.5) win each ground's prey, the runners-up
+move to the Extra Hunt, and the generation cards taken by players who ran out of dice give their
+Prosperity bonuses.  After four rounds prey, sets, hunting majorities, shells and Honor bonuses
+are scored.
+
+Arguments: ``num_players`` (2-4, default 2), ``barbarians`` (variant, 2-3 players, default
+False), ``reward_mode`` (``"win_loss"`` or ``"score"``), ``max_steps`` (default 5000),
+``render_mode`` (``"ansi"`` or ``"human"``).
+
+``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
+mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
+
+Version history: v0, first release.
+"""
+
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.dice_age.encoding import DiceAgeEncoder
+from dice_envs.dice_age.rendering import render
+from dice_envs.dice_age.rules import DiceAge
+
+
+class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+    __doc__ = __doc__
+    game_class = DiceAge
+    encoder_class = DiceAgeEncoder
+    render_text = staticmethod(render)
+
+
+env = raw_env.guarded
