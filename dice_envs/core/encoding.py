@@ -88,7 +88,8 @@ class ObservationLayout:
 
 def _tidy(value: float) -> float | int:
     rounded = round(value)
-    return int(rounded) if abs(value - rounded) < 1e-4 else round(value, 4)
+    # float32 keeps about 7 significant digits: a count of 1380 may come back as 1380.0001.
+    return int(rounded) if abs(value - rounded) <= 1e-4 * max(1.0, abs(value)) else round(value, 4)
 
 
 def one_hot(index: int, size: int) -> list[float]:

@@ -12,23 +12,36 @@ from dice_envs.core.engine import Game
 from dice_envs.core.state import GameState
 
 
-def env_cases(counts: str = "edges") -> list[tuple[str, int]]:
-    """(env name, player count) pairs: the smallest, a middle and the largest count of every game."""
-    cases = []
+Case = tuple[str, dict[str, Any]]
+"""An environment name and the parameters to create it with."""
+
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "dice_age_v0": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
+}
+"""Rule variants that the conformance suite runs besides the plain game."""
+
+
+def env_cases(counts: str = "edges") -> list[Case]:
+    """The smallest, a middle and the largest player count of every game, plus its variants."""
+    cases: list[Case] = []
     for name in dice_envs.list_envs():
         params = dice_envs.env_module(name).raw_env.game_class.params_class
         low, high = params.min_players, params.max_players
         chosen = range(low, high + 1) if counts == "all" else sorted({low, (low + high) // 2, high})
-        cases += [(name, n) for n in chosen]
+        cases += [(name, {"num_players": n}) for n in chosen]
+        cases += [(name, variant) for variant in VARIANTS.get(name, [])]
     return cases
 
 
-def case_id(case: tuple[str, int]) -> str:
-    return f"{case[0]}-{case[1]}p"
+def case_id(case: Case) -> str:
+    name, params = case
+    extras = "".join(f"-{key}" for key, value in params.items() if key != "num_players" and value)
+    return f"{name}-{params['num_players']}p{extras}"
 
 
-def game_for(name: str, num_players: int) -> Game[Any, Any]:
-    return dice_envs.env_module(name).raw_env.game_class.from_kwargs(num_players=num_players)
+def game_for(case: Case) -> Game[Any, Any]:
+    name, params = case
+    return dice_envs.env_module(name).raw_env.game_class.from_kwargs(**params)
 
 
 def random_playout(

@@ -15,7 +15,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 import dice_envs
-from tests.conformance.playouts import case_id, env_cases
+from tests.conformance.playouts import Case, case_id, env_cases
 
 CASES = env_cases()
 pytestmark = pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
@@ -28,9 +28,9 @@ def quiet_env_logger():
     EnvLogger.unsuppress_output()
 
 
-def reference(case: tuple[str, int]):
-    name, num_players = case
-    raw = dice_envs.make(name, raw=True, num_players=num_players)
+def reference(case: Case):
+    name, params = case
+    raw = dice_envs.make(name, raw=True, **params)
     return wrappers.OrderEnforcingWrapper(
         wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1))
     )
@@ -56,9 +56,9 @@ def snapshot(env) -> tuple:
 
 
 @pytest.mark.parametrize("illegal_rate", [0.0, 0.05, 0.3])
-def test_guarded_env_matches_standard_wrappers(case: tuple[str, int], illegal_rate: float) -> None:
-    name, num_players = case
-    ours = dice_envs.make(name, num_players=num_players)
+def test_guarded_env_matches_standard_wrappers(case: Case, illegal_rate: float) -> None:
+    name, params = case
+    ours = dice_envs.make(name, **params)
     theirs = reference(case)
     choices = np.random.default_rng(11)
     for seed in range(8):
@@ -80,9 +80,9 @@ def test_guarded_env_matches_standard_wrappers(case: tuple[str, int], illegal_ra
         assert ours.agents == theirs.agents == []
 
 
-def test_out_of_bounds_and_order_errors_match(case: tuple[str, int]) -> None:
-    name, num_players = case
-    for env in (dice_envs.make(name, num_players=num_players), reference(case)):
+def test_out_of_bounds_and_order_errors_match(case: Case) -> None:
+    name, params = case
+    for env in (dice_envs.make(name, **params), reference(case)):
         with pytest.raises(AttributeError, match="before reset"):
             env.agents
         with pytest.raises(AssertionError, match="reset"):
@@ -100,9 +100,9 @@ def test_out_of_bounds_and_order_errors_match(case: tuple[str, int]) -> None:
             next(iterator)
 
 
-def test_step_after_the_end_warns(case: tuple[str, int]) -> None:
-    name, num_players = case
-    env = dice_envs.make(name, num_players=num_players)
+def test_step_after_the_end_warns(case: Case) -> None:
+    name, params = case
+    env = dice_envs.make(name, **params)
     env.reset(seed=0)
     obs, *_ = env.last()
     env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]) if not obs["action_mask"].all() else 0)

@@ -24,8 +24,15 @@ def check_dice(state: DalekDiceState, action: int) -> None:
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
-def test_dice_conserved_across_roll_kept_and_set_aside(num_players: int) -> None:
-    game = game_for("dalek_dice_v0", num_players)
+def test_dice_conserved_and_scores_never_decrease_across_roll_kept_and_set_aside(num_players: int) -> None:
+    game = game_for(("dalek_dice_v0", {"num_players": num_players}))
     for seed in range(700):
-        for _ in random_playout(game, seed, on_step=check_dice):
+        scores = [0] * num_players
+
+        def check(state: DalekDiceState, action: int) -> None:
+            check_dice(state, action)
+            assert all(now >= before for now, before in zip(state.race.scores, scores)), "a score went down"
+            scores[:] = state.race.scores
+
+        for _ in random_playout(game, seed, on_step=check):
             pass
