@@ -7,6 +7,8 @@ only their number is shown.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
     AREAS,
@@ -25,12 +27,14 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
-from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision
+from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision, score_breakdown
 
 AREA_NAMES = tuple(f"ground_{g}" for g in range(1, AREAS)) + ("extra_hunt",)
 MAX_SCORE = 5000
 """Above any reachable score (the largest honor total is 8 cards x 320)."""
 MAX_SHELLS = sum(SHELL_TILES)
+NUM_DECISIONS, NUM_PROSPERITY, NUM_HONORS = len(Decision), len(Prosperity), len(Honor)
+PREY_ONE_HOT = {kind: one_hot(kind, len(Prey)) for kind in range(-1, len(Prey))}
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
 
@@ -45,10 +49,13 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         self.barbarians = game.params.barbarians
         seats = seat_labels(n)
         self.owners = seats + (("barbarians",) if self.barbarians else ())
+        self.num_owners = len(self.owners)
         kinds = tuple(kind.name.lower() for kind in Die)
         prey = tuple(kind.name.lower() for kind in Prey)
         values = tuple(str(v) for v in range(1, FACES + 1))
         pairs = tuple(f"pair_{p + 1}" for p in range(n))
+        # column[observer][owner]: where an owner's dice go in the per-area fields (barbarians last)
+        self._columns = [{seat: i for i, seat in enumerate(relative_seats(observer, n) + [n])} for observer in range(n)]
         self.layout = ObservationLayout(
             [
                 Field("own_score", "observer's score if the game ended now", MAX_SCORE, 1000),
@@ -84,29 +91,36 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
                 Field("tile_supply", "action tiles left in the supply", TILES_PER_KIND, TILES_PER_KIND, tuple(t.name.lower() for t in Tile)),
             ]
         )
-        self._game = game
 
     def raw(self, state: DiceAgeState, observer: int) -> list[float]:
         n = self.num_players
         seats = relative_seats(observer, n)
-        owner_ids = seats + ([n] if self.barbarians else [])
         players = [state.players[seat] for seat in seats]
-        values: list[float] = [self._game.scores(state)[observer]]
-        values += one_hot(state.decision, len(Decision))
+        values: list[float] = [sum(score_breakdown(state, observer).values())]
+        values += one_hot(state.decision, NUM_DECISIONS)
         values.append(state.round)
         values += [1.0 if seat == state.start_player else 0.0 for seat in seats]
-        values += [1.0 if seat == state.current and state.decision != Decision.GAME_OVER else 0.0 for seat in seats]
+        acting = state.current if state.decision != Decision.GAME_OVER else -1
+        values += [1.0 if seat == acting else 0.0 for seat in seats]
         values += [1.0 if player.done else 0.0 for player in players]
         values += [1.0 if state.rolled else 0.0, 1.0 if state.placed_this_turn else 0.0]
         for kind in state.area_prey:
-            values += one_hot(kind, len(Prey))
-        small, large, recency = [], [], []
-        for line in state.areas:
-            order = list(dict.fromkeys(owner for owner, _ in reversed(line)))  # latest first
-            for owner in owner_ids:
-                small.append(sum(1 for o, kind in line if o == owner and kind not in LARGE_SIZED))
-                large.append(sum(1 for o, kind in line if o == owner and kind in LARGE_SIZED))
-                recency.append(order.index(owner) + 1 if owner in order else 0)
+            values += PREY_ONE_HOT[kind]
+        width = self.num_owners
+        column = self._columns[observer]
+        small, large, recency = [0] * (AREAS * width), [0] * (AREAS * width), [0] * (AREAS * width)
+        for area, line in enumerate(state.areas):
+            base = area * width
+            rank = 0
+            for owner, kind in reversed(line):
+                cell = base + column[owner]
+                if kind in LARGE_SIZED:
+                    large[cell] += 1
+                else:
+                    small[cell] += 1
+                if not recency[cell]:
+                    rank += 1
+                    recency[cell] = rank
         values += small + large + recency
         for grid in (state.camp, state.counsel_selection):
             for row in grid:
@@ -119,20 +133,28 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         values += [1.0 if player.visit else 0.0 for player in players]
         for player in players:
             values += player.tiles
-        values += [state.players[observer].shells.count(value) for value in SHELL_VALUES]
+        own_shells = state.players[observer].shells
+        values += [own_shells.count(value) for value in SHELL_VALUES]
         values += [len(player.shells) for player in players]
         for player in players:
             values += player.prey
         for player in players:
             values += player.honors
         for player in players:
-            values += [player.prosperity.count(bonus) for bonus in Prosperity]
+            values += _counts(player.prosperity, NUM_PROSPERITY)
         for pair in state.pairs:
-            values += [(pair[0] == bonus) + (pair[2] == bonus) for bonus in Prosperity]
+            values += _counts((pair[0], pair[2]), NUM_PROSPERITY)
         for pair in state.pairs:
-            values += [(pair[1] == honor) + (pair[3] == honor) for honor in Honor]
+            values += _counts((pair[1], pair[3]), NUM_HONORS)
         values += [1.0 if taker < 0 else 0.0 for taker in state.pair_taken_by]
         values += state.prey_deck
         values.append(sum(state.shell_pile))
         values += state.tile_supply
         return values
+
+
+def _counts(items: Sequence[int], size: int) -> list[int]:
+    counts = [0] * size
+    for item in items:
+        counts[item] += 1
+    return counts

@@ -57,6 +57,8 @@ from dice_envs.dice_age.data import (
     Tile,
 )
 
+PREY_KINDS = tuple(range(len(Prey)))
+
 # ------------------------------------------------------------------ the action table
 SIZES = ("small", "large")
 MAX_PLAYERS = 4
@@ -540,42 +542,45 @@ def strongest_owner(line: list[tuple[int, int]], exclude: int | None = None) -> 
 
 def hunting_bonus_holders(state: DiceAgeState) -> list[list[int]]:
     """For each prey kind, the players with the most cards of it (none for mammoth or nobody)."""
-    holders = []
-    for kind in Prey:
-        counts = [player.prey[kind] for player in state.players]
+    prey = [player.prey for player in state.players]
+    holders: list[list[int]] = []
+    for kind in PREY_KINDS:
+        counts = [cards[kind] for cards in prey]
         best = max(counts)
-        holders.append([] if not HUNTING_BONUS[kind] or best == 0 else [s for s, c in enumerate(counts) if c == best])
+        holders.append([s for s, c in enumerate(counts) if c == best] if HUNTING_BONUS[kind] and best else [])
     return holders
 
 
 def score_breakdowns(state: DiceAgeState) -> list[dict[str, int]]:
-    """End-of-game scoring per player: prey, set bonus, hunting bonus, shells, honor bonuses."""
-    num_players = len(state.players)
+    """End-of-game scoring of every player (see ``score_breakdown``)."""
     holders = hunting_bonus_holders(state)
-    breakdowns = []
-    for seat, player in enumerate(state.players):
-        sets = min(player.prey)
-        hunting_won = [kind for kind in Prey if seat in holders[kind]]
-        hunting = sum(HUNTING_BONUS[k] // len(holders[k]) // BONUS_ROUNDING * BONUS_ROUNDING for k in hunting_won)
-        counted = (
-            player.large,
-            player.small,
-            len(player.shells),
-            player.shells.count(SHELL_VALUES[INNOVATION_SHELL]),
-            sum(player.tiles),
-        )
-        honor = sum(player.honors[h] * HONOR_POINTS[h] * counted[h] for h in range(len(HONOR_POINTS)))
-        honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[num_players] * (sets + len(hunting_won))
-        breakdowns.append(
-            {
-                "prey": sum(n * points for n, points in zip(player.prey, PREY_POINTS)),
-                "sets": SET_BONUS * sets,
-                "hunting": hunting,
-                "shells": sum(player.shells),
-                "honor": honor,
-            }
-        )
-    return breakdowns
+    return [score_breakdown(state, seat, holders) for seat in range(len(state.players))]
+
+
+def score_breakdown(state: DiceAgeState, seat: int, holders: list[list[int]] | None = None) -> dict[str, int]:
+    """End-of-game scoring of one player: prey, set bonus, hunting bonus, shells, honor bonuses."""
+    if holders is None:
+        holders = hunting_bonus_holders(state)
+    player = state.players[seat]
+    sets = min(player.prey)
+    hunting_won = [kind for kind in PREY_KINDS if seat in holders[kind]]
+    hunting = sum(HUNTING_BONUS[k] // len(holders[k]) // BONUS_ROUNDING * BONUS_ROUNDING for k in hunting_won)
+    counted = (
+        player.large,
+        player.small,
+        len(player.shells),
+        player.shells.count(SHELL_VALUES[INNOVATION_SHELL]),
+        sum(player.tiles),
+    )
+    honor = sum(player.honors[h] * HONOR_POINTS[h] * counted[h] for h in range(len(HONOR_POINTS)))
+    honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[len(state.players)] * (sets + len(hunting_won))
+    return {
+        "prey": sum(n * points for n, points in zip(player.prey, PREY_POINTS)),
+        "sets": SET_BONUS * sets,
+        "hunting": hunting,
+        "shells": sum(player.shells),
+        "honor": honor,
+    }
 
 
 def winners_of(state: DiceAgeState, scores: list[int]) -> list[int]:
