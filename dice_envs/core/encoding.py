@@ -60,7 +60,7 @@ class ObservationLayout:
 
     def vector(self, raw: Sequence[float]) -> np.ndarray:
         """Scale raw values given in layout order into a new float32 vector."""
-        vec = np.fromiter(raw, dtype=np.float32, count=self.size)  # fails if the length is wrong
+        vec = np.fromiter(raw, dtype=np.float32, count=self.size)
         vec *= self._inv_scale
         return vec
 
