@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from agents.base import Agent, RandomAgent
 from agents.dalek_dice import DoctorOdds, ProtectHumans
+from agents.dice_age import BestPrey, Planner
 from agents.dino_hunt import CupCounter, TwoFootprints
 from dice_envs import env_module
 from dice_envs.core.aec import DiceGameEnv
@@ -17,6 +18,7 @@ from dice_envs.core.engine import ParameterError
 SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "dino_hunt_v0": (TwoFootprints, CupCounter),
     "dalek_dice_v0": (ProtectHumans, DoctorOdds),
+    "dice_age_v0": (BestPrey, Planner),
 }
 
 

@@ -32,6 +32,10 @@ class Agent(abc.ABC):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action (``action_mask[action] == 1``)."""
 
+    def field(self, observation: np.ndarray, name: str) -> np.ndarray:
+        """One field of the observation as raw values (see ``ObservationLayout.field``)."""
+        return self.layout.field(observation, name)
+
     def view(self, observation: np.ndarray) -> dict[str, Any]:
         """The observation decoded into named raw values (see ``ObservationLayout.decode``)."""
         return self.layout.decode(observation)

@@ -5,8 +5,8 @@ Barbarians variant for 2-3.
 |---|---|
 | Import | ``from dice_envs import dice_age_v0; env = dice_age_v0.env(num_players=3)`` |
 | Agents | ``player_0`` ... ``player_{n-1}``; ``player_0`` holds the starting player marker in round 1, then it passes left |
-| Actions | ``Discrete(93)``: roll, place a pip value (barbarians after or before own dice), finish placing, take a generation pair, Counsel (start, choose dice, re-roll), Intimidate (ground, opponent, size), Retreat (start, two own dice); table in ``docs/games/dice_age.md`` |
-| Observation | ``{"observation": Box(float32), "action_mask": Box(int8, (93,))}``: the pending decision, the grounds and lines of dice, every player's public holdings, own shells; layout in ``docs/games/dice_age.md`` |
+| Actions | ``Discrete(129)``: roll, place a pip value (barbarians after or before own dice), finish placing, take a generation pair, Counsel (start, choose dice, re-roll), Intimidate (ground, opponent, size), Retreat (start, two own dice, any of them); table in ``docs/games/dice_age.md`` |
+| Observation | ``{"observation": Box(float32), "action_mask": Box(int8, (129,))}``: the pending decision, the grounds and lines of dice, every player's public holdings, own shells; layout in ``docs/games/dice_age.md`` |
 | Rewards | ``win_loss`` (default): +1 each winner, -1 each loser at the end, 0 for all if everyone shares the win; ``score``: also each step's change of the score-if-the-game-ended-now / 1000 |
 | Episode end | after the fourth round's scoring; truncation after ``max_steps`` |
 

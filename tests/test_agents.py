@@ -33,8 +33,9 @@ def test_every_game_has_two_heuristics_that_beat_random(env_name: str) -> None:
     assert len(heuristics) >= 2
     for cls in heuristics:
         standing, random_standing = play_match(env_name, [cls.name, "random"], num_games=300, seed=1)
-        assert standing.win_rate > 0.75, f"{cls.name} won only {standing.win_rate:.0%} against random"
-        assert random_standing.win_rate < 0.25
+        low, _ = standing.win_rate_interval()
+        assert low > 0.65, f"{cls.name} won only {standing.win_rate:.0%} against random"
+        assert random_standing.win_rate < standing.win_rate
 
 
 def test_match_rotates_seats_and_counts_every_game() -> None:

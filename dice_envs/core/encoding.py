@@ -43,6 +43,7 @@ class ObservationLayout:
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate field names in layout: {names}")
         self.fields = tuple(fields)
+        self._fields_by_name = {field.name: field for field in self.fields}
         self.slices: dict[str, slice] = {}
         start = 0
         for field in self.fields:
@@ -64,6 +65,11 @@ class ObservationLayout:
         vec *= self._inv_scale
         return vec
 
+    def field(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """One field's raw (unscaled) values, rounded back to whole numbers where they were."""
+        field = self._fields_by_name[name]
+        return np.rint(vector[self.slices[name]] * field.scale * _ROUNDING) / _ROUNDING
+
     def decode(self, vector: np.ndarray) -> dict[str, Any]:
         """Readable view of a vector: raw values by field (and by label where a field has labels)."""
         out: dict[str, Any] = {}
@@ -84,6 +90,10 @@ class ObservationLayout:
                 f"1/{_tidy(field.scale)} | {field.description} |"
             )
         return "\n".join(rows)
+
+
+_ROUNDING = 1e3
+"""``field`` keeps three decimals: enough for raw values scaled by float32 and back."""
 
 
 def _tidy(value: float) -> float | int:

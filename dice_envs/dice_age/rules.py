@@ -72,8 +72,9 @@ COUNSEL_SELECT = USE_COUNSEL + 1  # + kind * 6 + value - 1: add one die from the
 COUNSEL_REROLL = COUNSEL_SELECT + len(Die) * FACES
 INTIMIDATE = COUNSEL_REROLL + 1  # + (ground * 3 + opponent - 1) * 2 + size
 USE_RETREAT = INTIMIDATE + GROUNDS * (MAX_PLAYERS - 1) * len(SIZES)
-RETREAT_PICK = USE_RETREAT + 1  # + ground * 2 + size
-NUM_ACTIONS = RETREAT_PICK + GROUNDS * len(SIZES)
+RETREAT_PICK = USE_RETREAT + 1  # + ground * 8 + k: the player's k-th die in that line, from the front
+OWN_DICE_IN_A_LINE = MAX_DICE + 1  # own dice and a wanderer
+NUM_ACTIONS = RETREAT_PICK + GROUNDS * OWN_DICE_IN_A_LINE
 
 
 def _action_names() -> tuple[str, ...]:
@@ -92,7 +93,7 @@ def _action_names() -> tuple[str, ...]:
         for size in SIZES
     ]
     names += ["use Retreat"]
-    names += [f"Retreat: own {size} die from ground {g + 1}" for g in range(GROUNDS) for size in SIZES]
+    names += [f"Retreat: own die {k + 1} (from the front) in ground {g + 1}" for g in range(GROUNDS) for k in range(OWN_DICE_IN_A_LINE)]
     return tuple(names)
 
 
@@ -179,6 +180,10 @@ class DiceAgeState(GameState):
     shell_pile: list[int]
     """Face-down shell tiles, by ``SHELL_VALUES`` index."""
     tile_supply: list[int]
+    spent_tiles: list[int]
+    """Action tiles used and removed from the game, by ``Tile``."""
+    discarded_prey: list[int]
+    """Prey cards removed from the game (nobody hunted them, or the barbarians won them), by kind."""
     last_awards: list[int]
     """Who gained each area's prey at the end of the previous round (-1: nobody)."""
     winners: list[int]
@@ -203,7 +208,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
                 large=START_LARGE,
                 wanderer=False,
                 visit=False,
-                hand=[0] * len(Die),
+                hand=self._returned_dice(START_SMALL, START_LARGE),
                 tiles=[0] * len(Tile),
                 shells=[],
                 prey=[0] * len(Prey),
@@ -230,6 +235,8 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             prey_deck=list(PREY_CARDS),
             shell_pile=list(SHELL_TILES),
             tile_supply=[TILES_PER_KIND] * len(Tile),
+            spent_tiles=[0] * len(Tile),
+            discarded_prey=[0] * len(Prey),
             last_awards=[-1] * AREAS,
             winners=[],
         )
@@ -247,10 +254,9 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         cards = list(zip(pile_prosperity, pile_honor))[: 2 * self.num_players]
         state.pairs = [[*cards[2 * p], *cards[2 * p + 1]] for p in range(self.num_players)]
         state.pair_taken_by = [-1] * self.num_players
-        barbarians = BARBARIANS_PER_PLAYER if self.params.barbarians else 0
         for player in state.players:
             player.wanderer, player.visit = player.visit, False
-            player.hand = [player.small, player.large, int(player.wanderer), barbarians]
+            player.hand[Die.WANDERER] = int(player.wanderer)
             player.done = False
         state.current = state.start_player
         self._start_turn(state)
@@ -293,10 +299,9 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             return actions
         if decision in (Decision.RETREAT_FIRST, Decision.RETREAT_SECOND):
             return [
-                RETREAT_PICK + ground * 2 + size
+                RETREAT_PICK + ground * OWN_DICE_IN_A_LINE + k
                 for ground in range(GROUNDS)
-                for size in range(2)
-                if _find_die(state.areas[ground], state.current, size) is not None
+                for k in range(len(_own_positions(state.areas[ground], state.current)))
             ]
         if decision == Decision.CHOOSE_GENERATION:
             return [TAKE_PAIR + p for p, owner in enumerate(state.pair_taken_by) if owner < 0]
@@ -347,7 +352,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             player.done = True
             self._next_turn(state, rng)
         elif action == USE_COUNSEL:
-            player.tiles[Tile.COUNSEL] -= 1
+            self._spend(state, player, Tile.COUNSEL)
             state.counsel_selection = _empty_camp()
             state.decision = Decision.COUNSEL_SELECT
         elif COUNSEL_SELECT <= action < COUNSEL_REROLL:
@@ -370,19 +375,23 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             die = line.pop(_find_die(line, owner, size))
             (new_value,) = roll_dice(rng, 1)
             state.areas[new_value].append(die)
-            player.tiles[Tile.INTIMIDATE] -= 1
+            self._spend(state, player, Tile.INTIMIDATE)
         elif action == USE_RETREAT:
-            player.tiles[Tile.RETREAT] -= 1
+            self._spend(state, player, Tile.RETREAT)
             state.decision = Decision.RETREAT_FIRST
         else:
-            ground, size = divmod(action - RETREAT_PICK, 2)
+            ground, k = divmod(action - RETREAT_PICK, OWN_DICE_IN_A_LINE)
             line = state.areas[ground]
-            _, kind = line.pop(_find_die(line, state.current, size))
+            _, kind = line.pop(_own_positions(line, state.current)[k])
             player.hand[kind] += 1  # rolled this turn if not yet rolled, else on the next turn
             if state.decision == Decision.RETREAT_FIRST:
                 state.decision = Decision.RETREAT_SECOND
             else:
                 state.decision = Decision.PLACING if state.rolled else Decision.PRE_ROLL
+
+    def _spend(self, state: DiceAgeState, player: PlayerState, tile: Tile) -> None:
+        player.tiles[tile] -= 1
+        state.spent_tiles[tile] += 1
 
     def _place(self, state: DiceAgeState, value: int, barbarians_first: bool) -> None:
         camp = state.camp
@@ -392,6 +401,10 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         for kind in Die:
             camp[kind][value] = 0
         state.placed_this_turn = True
+
+    def _returned_dice(self, small: int, large: int) -> list[int]:
+        """A hand at the start of a round, before any wanderer die is added."""
+        return [small, large, 0, BARBARIANS_PER_PLAYER if self.params.barbarians else 0]
 
     def _start_turn(self, state: DiceAgeState) -> None:
         state.decision = Decision.PRE_ROLL
@@ -425,6 +438,8 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             player.wanderer = False  # ... but a wanderer die goes back to the board
         for seat in _seats_from(state.start_player, self.num_players):
             self._resolve_prosperity(state, state.players[seat], rng)
+        for player in state.players:
+            player.hand = self._returned_dice(player.small, player.large)
         state.start_player = (state.start_player + 1) % self.num_players
         if state.round == ROUNDS:
             state.decision = Decision.GAME_OVER
@@ -435,10 +450,13 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
 
     def _award(self, state: DiceAgeState, area: int, winner: int | None) -> None:
         """The prey goes to the winner; barbarians' prey and prey nobody hunted leave the game."""
+        kind = state.area_prey[area]
+        if winner is None or winner == self.barbarian_owner:
+            state.discarded_prey[kind] += 1
+        else:
+            state.players[winner].prey[kind] += 1
         if winner is not None:
             state.last_awards[area] = winner
-            if winner != self.barbarian_owner:
-                state.players[winner].prey[state.area_prey[area]] += 1
 
     def _resolve_prosperity(self, state: DiceAgeState, player: PlayerState, rng: np.random.Generator) -> None:
         for bonus in player.prosperity:
@@ -512,6 +530,10 @@ def _find_die(line: list[tuple[int, int]], owner: int, size: int) -> int | None:
         if die_owner == owner and (kind in LARGE_SIZED) == bool(size):
             return position
     return None
+
+
+def _own_positions(line: list[tuple[int, int]], seat: int) -> list[int]:
+    return [position for position, (owner, _) in enumerate(line) if owner == seat]
 
 
 def own_dice_in_grounds(state: DiceAgeState, seat: int) -> int:

@@ -23,6 +23,7 @@ from dice_envs.dice_age.rules import (
     INTIMIDATE,
     PLACE,
     PLACE_BARBARIANS_FIRST,
+    OWN_DICE_IN_A_LINE,
     RETREAT_PICK,
     ROLL,
     TAKE_PAIR,
@@ -71,8 +72,9 @@ def intimidate(ground: int, opponent: int, size: int) -> int:
     return INTIMIDATE + ((ground - 1) * 3 + opponent - 1) * 2 + size
 
 
-def retreat_pick(ground: int, size: int) -> int:
-    return RETREAT_PICK + (ground - 1) * 2 + size
+def retreat_pick(ground: int, index: int = 0) -> int:
+    """Retreat the ``index``-th of the player's own dice (from the front) in ground ``ground`` (1-6)."""
+    return RETREAT_PICK + (ground - 1) * OWN_DICE_IN_A_LINE + index
 
 
 def counsel_select(kind: int, pips: int) -> int:
@@ -206,7 +208,9 @@ def test_prey_award_examples_together_make_the_extra_hunt_example() -> None:
 
 
 @pytest.mark.parametrize(("first_mover", "second_mover"), [(1, 2), (2, 1)])
-def test_extra_hunt_tie_goes_to_the_dice_moved_from_the_later_ground(first_mover: int, second_mover: int) -> None:
+def test_extra_hunt_tie_goes_to_the_dice_moved_from_the_later_ground(
+    first_mover: int, second_mover: int
+) -> None:
     """Ruling: dice moved to the Extra Hunt "join the end of its line, ground 1 first ... so their
     position is their recency there"; rulebook: "If there are multiple such players, the player who
     has the most recently placed die in that area gains the Prey card." """
@@ -280,7 +284,9 @@ def test_shared_hunting_bonus_is_rounded_down() -> None:
         ([4, 0, 0, 0, 0], 200, 0, 0),
     ],
 )
-def test_prey_points_set_bonus_and_sole_hunting_bonuses(prey: list[int], points: int, sets: int, hunting: int) -> None:
+def test_prey_points_set_bonus_and_sole_hunting_bonuses(
+    prey: list[int], points: int, sets: int, hunting: int
+) -> None:
     """Rulebook: Prey points "Berries 10, Dodo 20, Elk 30, Fish 40, Mammoth 50"; "Gain 50 points for
     each full set of prey (5 kinds ...)"; hunting bonus "Berries 200, Dodo 120, Elk 100, Fish 50"."""
     _, state = new_game(2)
@@ -315,7 +321,9 @@ def test_shells_and_honor_bonuses() -> None:
         (Prosperity.GROWTH, 4, 3, (4, 3)),
     ],
 )
-def test_childbirth_and_growth_limits(bonus: Prosperity, small: int, large: int, after: tuple[int, int]) -> None:
+def test_childbirth_and_growth_limits(
+    bonus: Prosperity, small: int, large: int, after: tuple[int, int]
+) -> None:
     """Rulebook: Childbirth "Gain 1 extra small die ... If you already have 7 dice, you cannot gain
     this bonus."; Growth "Exchange 1 of your small dice with a large die. If you already have 3 large
     dice, you cannot gain this bonus." Ruling: ""7 dice" ... counts large and small dice"."""
@@ -468,7 +476,9 @@ def test_counsel_rerolls_chosen_camp_dice_once_per_tile(tiles: int) -> None:
         (3, dice(2, S, L) + dice(0, S) + dice(1, S) + dice(2, S), dice(0, L)),
     ],
 )
-def test_intimidate_rerolls_the_targets_latest_die_of_that_size(new_pips: int, ground_3: Line, ground_5: Line) -> None:
+def test_intimidate_rerolls_the_targets_latest_die_of_that_size(
+    new_pips: int, ground_3: Line, ground_5: Line
+) -> None:
     """Rulebook: Intimidate "Choose 1 die another player owns in a Hunting Ground. The owner of that
     die must immediately take the die out of the Hunting Ground and reroll it. Then they place it in
     whatever number Hunting Ground the roll came out to be." Ruling: "Intimidate targets the most
@@ -524,8 +534,8 @@ def test_retreat_before_rolling_rolls_the_dice_this_turn() -> None:
     state.areas[5] = dice(0, S)
     play(game, state, USE_RETREAT)
     assert state.players[0].tiles[Tile.RETREAT] == 0
-    assert game.legal_actions(state) == [retreat_pick(2, LARGE_SIZE), retreat_pick(6, SMALL_SIZE)]
-    play(game, state, retreat_pick(2, LARGE_SIZE), retreat_pick(6, SMALL_SIZE))
+    assert game.legal_actions(state) == [retreat_pick(2), retreat_pick(6)]
+    play(game, state, retreat_pick(2), retreat_pick(6))
     assert (state.areas[1], state.areas[5]) == (dice(1, S), [])
     assert state.decision == Decision.PRE_ROLL
     assert game.legal_actions(state) == [ROLL]
@@ -541,7 +551,7 @@ def test_retreat_after_rolling_keeps_the_dice_for_the_next_turn() -> None:
     state.areas[1] = dice(0, L)
     state.areas[5] = dice(0, S)
     roll(game, state, small=[3])
-    play(game, state, USE_RETREAT, retreat_pick(2, LARGE_SIZE), retreat_pick(6, SMALL_SIZE))
+    play(game, state, USE_RETREAT, retreat_pick(2), retreat_pick(6))
     assert state.decision == Decision.PLACING
     assert camp(state, S) == [0, 0, 1, 0, 0, 0]
     play(game, state, place(3), FINISH)
@@ -552,11 +562,6 @@ def test_retreat_after_rolling_keeps_the_dice_for_the_next_turn() -> None:
     roll(game, state, small=[1], large=[2])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Retreat picks only the most recently placed own die of a size in a ground, so a "
-    "player cannot choose an earlier die of theirs (rulebook: 'Choose 2 of your dice')",
-)
 def test_retreat_may_take_back_any_of_your_dice() -> None:
     """Rulebook: Retreat "Choose 2 of your dice from any Hunting Ground and return to your hand."
     Taking back the earlier of two small dice in a ground keeps the later one, which wins the tie
