@@ -45,8 +45,8 @@ class Table:
     """What the placing heuristics need, decoded from one observation."""
 
     prey_points: np.ndarray  # per area, 0 when no prey
-    strength: np.ndarray  # [area, owner] in dice (small 1, large 1.5); owner 0 is self
-    recency: np.ndarray  # [area, owner]: 1 = owns the line's last die
+    strength: np.ndarray  # [ground, owner] in dice (small 1, large 1.5); owner 0 is self
+    last_die: np.ndarray  # [ground, owner]: owns the line's last die
     camp: np.ndarray  # [kind, value - 1]
 
 
@@ -74,11 +74,11 @@ class DiceAgeAgent(Agent):
         owners = self.env.encoder.num_owners
         prey = self.field(observation, "area_prey").reshape(AREAS, -1)
         points = (prey * np.array(PREY_POINTS)).sum(axis=1)
-        small = self.field(observation, "area_small").reshape(AREAS, owners)
-        large = self.field(observation, "area_large").reshape(AREAS, owners)
-        recency = self.field(observation, "area_recency").reshape(AREAS, owners)
+        small = self.field(observation, "ground_small").reshape(GROUNDS, owners)
+        large = self.field(observation, "ground_large").reshape(GROUNDS, owners)
+        last_die = self.field(observation, "ground_lines").reshape(GROUNDS, -1, owners)[:, 0, :] > 0
         camp = self.field(observation, "camp").reshape(len(Die), FACES)
-        return Table(points, small + 1.5 * large, recency, camp)
+        return Table(points, small + 1.5 * large, last_die, camp)
 
     def place(self, table: Table, legal: np.ndarray) -> int:
         """Place the value whose ground's prey the dice would win, the richest first; else finish,
@@ -104,7 +104,7 @@ class DiceAgeAgent(Agent):
         mine += 1.5 * (table.camp[Die.LARGE, value] + table.camp[Die.WANDERER, value])
         others = table.strength[ground, 1:].max(initial=0.0)
         already_winning = table.strength[ground, 0] > others or (
-            table.strength[ground, 0] == others > 0 and table.recency[ground, 0] == 1
+            table.strength[ground, 0] == others > 0 and table.last_die[ground, 0]
         )
         if already_winning:
             return 0.0  # the dice are better kept for another ground

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
     AREAS,
+    DIE_HALVES,
     FACES,
+    GROUNDS,
     LARGE_SIZED,
     MAX_DICE,
     MAX_LARGE,
@@ -29,12 +31,18 @@ from dice_envs.dice_age.data import (
 )
 from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision, score_breakdown
 
-AREA_NAMES = tuple(f"ground_{g}" for g in range(1, AREAS)) + ("extra_hunt",)
+GROUND_NAMES = tuple(f"ground_{g}" for g in range(1, GROUNDS + 1))
+AREA_NAMES = GROUND_NAMES + ("extra_hunt",)
+LINE_SLOTS = 16
+"""Dice of each line shown in order, from the last placed back (a longer line shows only these;
+its counts stay complete).  Observations are only ever made with the Extra Hunt empty."""
+SLOT_NAMES = ("last",) + tuple(f"last-{i}" for i in range(1, LINE_SLOTS))
 MAX_SCORE = 5000
 """Above any reachable score (the largest honor total is 8 cards x 320)."""
 MAX_SHELLS = sum(SHELL_TILES)
 NUM_DECISIONS, NUM_PROSPERITY, NUM_HONORS = len(Decision), len(Prosperity), len(Honor)
 PREY_ONE_HOT = {kind: one_hot(kind, len(Prey)) for kind in range(-1, len(Prey))}
+DIE_SIZE = {kind: DIE_HALVES[kind] / 2 for kind in Die}
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
 
@@ -67,16 +75,21 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
                 Field("rolled", "1 once the player to act has rolled this turn", 1),
                 Field("placed_this_turn", "1 once the player to act has placed dice this turn (finishing allowed)", 1),
                 Field("area_prey", "prey card lying in each area (one-hot per area)", 1, 1, _labels(AREA_NAMES, prey)),
-                Field("area_small", "small dice per area and owner", MAX_DICE, MAX_DICE, _labels(AREA_NAMES, self.owners)),
-                Field("area_large", "large dice (wanderer included) per area and owner", MAX_LARGE + 1, MAX_LARGE + 1, _labels(AREA_NAMES, self.owners)),
-                Field("area_recency", "owners ranked by their latest die in each area: 1 = the line's last die, 0 = no dice", len(self.owners), len(self.owners), _labels(AREA_NAMES, self.owners)),
+                Field("ground_small", "small dice per Hunting Ground and owner", MAX_DICE, MAX_DICE, _labels(GROUND_NAMES, self.owners)),
+                Field("ground_large", "large dice (wanderer included) per Hunting Ground and owner", MAX_LARGE + 1, MAX_LARGE + 1, _labels(GROUND_NAMES, self.owners)),
+                Field(
+                    "ground_lines",
+                    f"each ground's line from its last die back ({LINE_SLOTS} dice): the die's owner, 1 for a small die, 1.5 for a large one",
+                    1.5,
+                    1.5,
+                    tuple(f"{ground}:{slot}:{owner}" for ground in GROUND_NAMES for slot in SLOT_NAMES for owner in self.owners),
+                ),
                 Field("camp", "rolled dice in the Hunting Camp by kind and value", MAX_DICE, MAX_DICE, _labels(kinds, values)),
                 Field("counsel_selection", "dice chosen for a Counsel re-roll", MAX_DICE, MAX_DICE, _labels(kinds, values)),
                 Field("hand", "dice in hand (not rolled, not placed) by seat and kind", MAX_DICE, MAX_DICE, _labels(seats, kinds)),
                 Field("small_dice", "small dice owned per seat", MAX_DICE, MAX_DICE, seats),
                 Field("large_dice", "large dice owned per seat", MAX_LARGE, MAX_LARGE, seats),
                 Field("wanderer", "holds a wanderer die this round", 1, 1, seats),
-                Field("visit", "gained a wanderer die for the next round", 1, 1, seats),
                 Field("tiles", "unused action tiles per seat and kind", TILES_PER_KIND, TILES_PER_KIND, _labels(seats, tuple(t.name.lower() for t in Tile))),
                 Field("own_shells", "observer's shell tiles by value", max(SHELL_TILES), max(SHELL_TILES), tuple(str(v) for v in SHELL_VALUES)),
                 Field("shell_count", "shell tiles per seat (values of others are hidden)", MAX_SHELLS, 10, seats),
@@ -108,20 +121,19 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
             values += PREY_ONE_HOT[kind]
         width = self.num_owners
         column = self._columns[observer]
-        small, large, recency = [0] * (AREAS * width), [0] * (AREAS * width), [0] * (AREAS * width)
-        for area, line in enumerate(state.areas):
-            base = area * width
-            rank = 0
-            for owner, kind in reversed(line):
-                cell = base + column[owner]
+        small, large = [0] * (GROUNDS * width), [0] * (GROUNDS * width)
+        slots = [0.0] * (GROUNDS * LINE_SLOTS * width)
+        for ground in range(GROUNDS):
+            line = state.areas[ground]
+            for owner, kind in line:
                 if kind in LARGE_SIZED:
-                    large[cell] += 1
+                    large[ground * width + column[owner]] += 1
                 else:
-                    small[cell] += 1
-                if not recency[cell]:
-                    rank += 1
-                    recency[cell] = rank
-        values += small + large + recency
+                    small[ground * width + column[owner]] += 1
+            base = ground * LINE_SLOTS * width
+            for slot, (owner, kind) in enumerate(reversed(line[-LINE_SLOTS:])):
+                slots[base + slot * width + column[owner]] = DIE_SIZE[kind]
+        values += small + large + slots
         for grid in (state.camp, state.counsel_selection):
             for row in grid:
                 values += row
@@ -130,7 +142,6 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         values += [player.small for player in players]
         values += [player.large for player in players]
         values += [1.0 if player.wanderer else 0.0 for player in players]
-        values += [1.0 if player.visit else 0.0 for player in players]
         for player in players:
             values += player.tiles
         own_shells = state.players[observer].shells

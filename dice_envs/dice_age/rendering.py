@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dice_envs.core.rendering import seat_name
-from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, Die, Honor, Prey, Prosperity, Tile
+from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, ROUNDS, Die, Honor, Prey, Prosperity, Tile
 from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision, score_breakdowns
 
 DIE_MARK = {Die.SMALL: "s", Die.LARGE: "L", Die.WANDERER: "W", Die.BARBARIAN: "b"}
@@ -22,7 +22,7 @@ def _counted(names: type, counts: list[int]) -> str:
 
 
 def render(game: DiceAge, state: DiceAgeState) -> str:
-    lines = [f"Dice Age: The Hunt, round {state.round} of 4, start player {seat_name(state.start_player)}"]
+    lines = [f"Dice Age: The Hunt, round {state.round} of {ROUNDS}, start player {seat_name(state.start_player)}"]
     for area in range(AREAS):
         prey = Prey(state.area_prey[area]).name.lower() if state.area_prey[area] >= 0 else "-"
         dice = " ".join(f"{_owner_name(game, owner)}{DIE_MARK[Die(kind)]}" for owner, kind in state.areas[area])
@@ -35,17 +35,20 @@ def render(game: DiceAge, state: DiceAgeState) -> str:
             if state.pair_taken_by[p] < 0
         ]
         lines.append("  Generation pairs: " + "; ".join(offers))
+    over = state.decision == Decision.GAME_OVER
     breakdowns = score_breakdowns(state)
     for seat, player in enumerate(state.players):
         status = " (done this round)" if player.done else ""
+        # Shell values are face down until the end, so the score is shown only then.
+        score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if over else "score hidden until the end"
         lines += [
-            f"{seat_name(seat)}{status}: score {sum(breakdowns[seat].values())} {breakdowns[seat]}",
+            f"{seat_name(seat)}{status}: {score}",
             f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
             f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
             f"shells {len(player.shells)}",
             f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
         ]
-    if state.decision == Decision.GAME_OVER:
+    if over:
         winners = ", ".join(seat_name(seat) for seat in state.winners)
         lines.append(f"Game over: {'shared win for ' if len(state.winners) > 1 else 'winner '}{winners}")
         return "\n".join(lines)

@@ -440,11 +440,11 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             self._resolve_prosperity(state, state.players[seat], rng)
         for player in state.players:
             player.hand = self._returned_dice(player.small, player.large)
-        state.start_player = (state.start_player + 1) % self.num_players
         if state.round == ROUNDS:
             state.decision = Decision.GAME_OVER
             state.winners = winners_of(state, self.scores(state))
             return
+        state.start_player = (state.start_player + 1) % self.num_players
         state.round += 1
         self._prepare_round(state, rng)
 
