@@ -55,24 +55,26 @@ def candidates(num_players: int) -> dict[str, Callable[[], Any]]:
         print(f"PettingZoo classic games unavailable ({error}); install the 'bench' extra to compare.")
     for name in dice_envs.list_envs():
         module = dice_envs.env_module(name)
-        envs[f"{name} env()"] = lambda module=module: module.env(num_players=num_players)
-        envs[f"{name} raw_env()"] = lambda module=module: module.raw_env(num_players=num_players)
+        params = module.raw_env.game_class.params_class
+        players = min(max(num_players, params.min_players), params.max_players)
+        envs[f"{name} env() {players}p"] = lambda module=module, n=players: module.env(num_players=n)
+        envs[f"{name} raw_env() {players}p"] = lambda module=module, n=players: module.raw_env(num_players=n)
     return envs
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per environment")
-    parser.add_argument("--players", type=int, default=2, help="players in the dice games")
+    parser.add_argument("--players", type=int, default=2, help="players in the dice games (brought into each game's range)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
 
     results = {label: measure(make_env, args.seconds) for label, make_env in candidates(args.players).items()}
     reference = results.get("connect_four_v3 env()", {}).get("steps_per_s")
-    print(f"{'environment':<28}{'steps/s':>12}{'games/s':>10}{'steps/game':>12}{'vs connect_four':>17}")
+    print(f"{'environment':<32}{'steps/s':>12}{'games/s':>10}{'steps/game':>12}{'vs connect_four':>17}")
     for label, result in results.items():
         ratio = f"{result['steps_per_s'] / reference:.2f}x" if reference else "-"
-        print(f"{label:<28}{result['steps_per_s']:>12,.0f}{result['games_per_s']:>10,.1f}{result['steps_per_game']:>12.1f}{ratio:>17}")
+        print(f"{label:<32}{result['steps_per_s']:>12,.0f}{result['games_per_s']:>10,.1f}{result['steps_per_game']:>12.1f}{ratio:>17}")
     if args.json:
         meta = {"python": platform.python_version(), "machine": platform.machine(), "seconds": args.seconds}
         with open(args.json, "w") as handle:

@@ -33,6 +33,7 @@ REGION_NAMES = tuple(f"region_{r}" for r in range(1, REGIONS + 1))
 CARD_NAMES = tuple(card.name.lower() for card in Card)
 MAX_MAMMOTHS = 6
 LIGHT_DECK = sum(DECK_COUNTS[card] for card in LIGHT_CARDS)
+NUM_LIGHT = len(LIGHT_CARDS)  # light card kinds come first in a hand
 
 
 def _labels(rows: tuple[str, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
@@ -132,16 +133,18 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
         values += [region.mammoths for region in regions]
         values += [len(region.fire) for region in regions]
         values += LANDSCAPE_ONE_HOT
+        # Per-seat lists seen from the observer are a rotation: self, next, next+1, ...
         for region in regions:
-            values += [region.hunters[seat] for seat in seats]
+            values += region.hunters[observer:] + region.hunters[:observer]
         for region in regions:
-            values += [region.clubbed[seat] for seat in seats]
+            values += region.clubbed[observer:] + region.clubbed[:observer]
         values += [player.score for player in players]
         values += [player.stones for player in players]
         values += [player.supply for player in players]
         values += [player.clubs for player in players]
-        values += [sum(player.hand[card] for card in LIGHT_CARDS) for player in players]
-        values += [sum(player.hand[card] for card in DARK_CARDS) for player in players]
+        light = [sum(player.hand[:NUM_LIGHT]) for player in players]
+        values += light
+        values += [sum(player.hand) - held for player, held in zip(players, light)]
         values += state.players[observer].hand
         values += one_hot(state.light_discard[-1] if state.light_discard else -1, len(LIGHT_CARDS))
         values += one_hot(state.dark_discard[-1] - len(LIGHT_CARDS) if state.dark_discard else -1, len(DARK_CARDS))
