@@ -11,6 +11,7 @@ from agents.base import Agent, RandomAgent
 from agents.dalek_dice import DoctorOdds, ProtectHumans
 from agents.dice_age import BestPrey, Planner
 from agents.dino_hunt import CupCounter, TwoFootprints
+from agents.mammoth_hunters import Raider, Settler
 from dice_envs import env_module
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -19,6 +20,7 @@ SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "dino_hunt_v0": (TwoFootprints, CupCounter),
     "dalek_dice_v0": (ProtectHumans, DoctorOdds),
     "dice_age_v0": (BestPrey, Planner),
+    "mammoth_hunters_v0": (Settler, Raider),
 }
 
 
