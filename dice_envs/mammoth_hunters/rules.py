@@ -241,8 +241,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             )
             for r in range(REGIONS)
         ]
-        light = shuffled(rng, [card for card in LIGHT_CARDS for _ in range(DECK_COUNTS[card])])
-        dark = shuffled(rng, [card for card in DARK_CARDS for _ in range(DECK_COUNTS[card])])
+        light = shuffled(rng, [int(card) for card in LIGHT_CARDS for _ in range(DECK_COUNTS[card])])
+        dark = shuffled(rng, [int(card) for card in DARK_CARDS for _ in range(DECK_COUNTS[card])])
         players = []
         for _ in range(n):
             hand = [0] * NUM_CARDS
