@@ -122,7 +122,7 @@ class MammothAgent(Agent):
             return self.region_value(board, region) + (0.5 if club else 0.0)
         if PLAYER <= action < HUNTER:
             opponent = action - PLAYER + 1  # a dark card's action helps the chosen player
-            return 1.0 + (0.5 if opponent == board.trailer else 0.0)
+            return 1.0 + (0.5 if self.attack_leader and opponent == board.trailer else 0.0)
         owner = 0 if action == OWN_CLUBBED else action - HUNTER
         return self.hunter_value(board, owner)
 

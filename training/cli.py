@@ -36,7 +36,8 @@ def demo_command(args: argparse.Namespace) -> None:
     """Each game's scripted agents against the random agent and against each other."""
     for name in dice_envs.list_envs():
         first, second = (cls.name for cls in SCRIPTED_AGENTS[name])
-        for lineup in ((first, "random"), (second, "random"), (first, second)):
+        others = ("random",) * (dice_envs.env_module(name).raw_env.game_class.params_class.min_players - 2)
+        for lineup in ((first, "random", *others), (second, "random", *others), (first, second, *others)):
             start = time.perf_counter()
             standings = play_match(name, lineup, args.games, args.seed)
             seconds = time.perf_counter() - start

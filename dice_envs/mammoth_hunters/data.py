@@ -124,6 +124,8 @@ START_LIGHT, START_DARK = 2, 3
 NO_DARK_AT_STONES = 8
 
 HUNTERS_PER_PLAYER = 13
+"""Hunters of each colour; one of them is the score marker, so 12 take part in play."""
+PLAYING_HUNTERS = HUNTERS_PER_PLAYER - 1
 START_STONES = 4
 PREPARATORY_PLACEMENTS = 6
 CLUBS = 6

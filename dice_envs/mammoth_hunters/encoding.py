@@ -16,7 +16,7 @@ from dice_envs.mammoth_hunters.data import (
     DECK_COUNTS,
     FIRE_TILES,
     HAND_SIZE,
-    HUNTERS_PER_PLAYER,
+    PLAYING_HUNTERS,
     LANDSCAPE_REGIONS,
     LIGHT_CARDS,
     NO_DARK_AT_STONES,
@@ -56,7 +56,7 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
         n = game.num_players
         self.num_players = n
         seats = seat_labels(n)
-        max_score = HUNTERS_PER_PLAYER * POINTS_BY_MAMMOTHS[-1] * game.params.rounds
+        max_score = PLAYING_HUNTERS * POINTS_BY_MAMMOTHS[-1] * game.params.rounds
         stones = START_STONES * n + DARK_SUPPLY[n]
         self.layout = ObservationLayout(
             [
@@ -78,17 +78,17 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
                 Field("start_player", "seat that started this round", 1, 1, seats),
                 Field("round", "round being played", game.params.rounds, game.params.rounds),
                 Field("preparation_left", "hunter placements left in the preparatory round", PREPARATORY_PLACEMENTS * n, PREPARATORY_PLACEMENTS * n),
-                Field("no_dark_cards", "1 when the player to act began the turn with 8+ stones", 1),
+                Field("no_dark_cards", "1 when the player whose turn it is began it with 8+ stones (dark cards barred)", 1),
                 Field("draws_left", "cards still to draw this turn", HAND_SIZE, HAND_SIZE),
                 Field("glacier", "region covered by a glacier", 1, 1, REGION_NAMES),
                 Field("mammoths", "mammoths per region", MAX_MAMMOTHS, MAX_MAMMOTHS, REGION_NAMES),
                 Field("fire_tiles", "face-down fire tiles per region (values hidden)", len(FIRE_TILES), 2, REGION_NAMES),
                 Field("landscape", "landscape of each region", 1, 1, _labels(REGION_NAMES, tuple(k.name.lower() for k in Landscape))),
-                Field("hunters", "hunters per region and owner, clubbed included", HUNTERS_PER_PLAYER, 4, _labels(REGION_NAMES, seats)),
+                Field("hunters", "hunters per region and owner, clubbed included", PLAYING_HUNTERS, 4, _labels(REGION_NAMES, seats)),
                 Field("clubbed", "of those, hunters with a club", CLUBS, 1, _labels(REGION_NAMES, seats)),
                 Field("scores", "victory points per seat", max_score, 50, seats),
                 Field("stones", "stones per seat", stones, 10, seats),
-                Field("supply", "hunters in front of each seat", HUNTERS_PER_PLAYER, HUNTERS_PER_PLAYER, seats),
+                Field("supply", "hunters in front of each seat", PLAYING_HUNTERS, PLAYING_HUNTERS, seats),
                 Field("clubs_held", "clubs each seat holds, not yet under a hunter", CLUBS, CLUBS, seats),
                 Field("light_cards", "light cards in each seat's hand", HAND_SIZE, HAND_SIZE, seats),
                 Field("dark_cards", "dark cards in each seat's hand", HAND_SIZE, HAND_SIZE, seats),

@@ -31,7 +31,7 @@ from dice_envs.mammoth_hunters.data import (
     FIRE_TILES,
     GLACIERS_AT_START,
     HAND_SIZE,
-    HUNTERS_PER_PLAYER,
+    PLAYING_HUNTERS,
     LANDSCAPE_REGIONS,
     LIGHT_CARDS,
     MAMMOTH_OPTION_COSTS,
@@ -243,14 +243,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         ]
         light = shuffled(rng, [int(card) for card in LIGHT_CARDS for _ in range(DECK_COUNTS[card])])
         dark = shuffled(rng, [int(card) for card in DARK_CARDS for _ in range(DECK_COUNTS[card])])
-        players = []
-        for _ in range(n):
-            hand = [0] * NUM_CARDS
-            for _ in range(START_LIGHT):
-                hand[light.pop()] += 1
-            for _ in range(START_DARK):
-                hand[dark.pop()] += 1
-            players.append(PlayerState(HUNTERS_PER_PLAYER, START_STONES, 0, 0, hand))
+        players = [PlayerState(PLAYING_HUNTERS, START_STONES, 0, 0, [0] * NUM_CARDS) for _ in range(n)]
         state = MammothHuntersState(
             regions=regions,
             players=players,
@@ -303,7 +296,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         if decision == Decision.PLAY_CARD:
             return [PLAY + card for card in self.playable_cards(state)]
         if decision == Decision.EFFECT:
-            return self._effect_actions(state)
+            return sorted(self._effect_actions(state))
         if decision == Decision.DISCARD:
             hand = state.players[state.current].hand
             return [DISCARD + card for card in range(NUM_CARDS) if hand[card]] + [NO_DISCARD]
@@ -359,7 +352,12 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             self._put_hunter(state, state.current, action - REGION)
             state.preparation_left -= 1
             state.current = (state.current + 1) % self.num_players
-            if not state.preparation_left:
+            if not state.preparation_left:  # then each player takes 2 light and 3 dark cards
+                for player in state.players:
+                    for _ in range(START_LIGHT):
+                        player.hand[state.light_deck.pop()] += 1
+                    for _ in range(START_DARK):
+                        player.hand[state.dark_deck.pop()] += 1
                 state.current = state.start_player
                 self._start_turn(state)
         elif decision == Decision.PLAY_CARD:
@@ -508,7 +506,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         seat = effect.decider
         card, step = effect.card, effect.step
         if step == Step.OPTION:
-            return [OPTION + o for o in self._options(state)] + [DONE]
+            options = [OPTION + o for o in self._options(state)]
+            return options if card == Card.MAMMOTH else options + [DONE]  # a Mammoth card must act
         if step == Step.PLAYER:
             return [PLAYER + p - 1 for p in range(1, self.num_players)]
         if step == Step.TARGET:
@@ -516,11 +515,15 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         if step == Step.PLACE:
             if effect.count >= effect.limit:
                 return [DONE]
-            targets = effect.allowed
-            if not state.players[seat].supply:  # "place" becomes "move" an own hunter
-                sources = [r for r in range(REGIONS) if state.regions[r].hunters[seat]]
-                targets = [r for r in targets if any(source != r for source in sources)]
-            return self._to_actions(state, targets, seat) + [DONE]
+            clubs = state.players[seat].clubs
+            if state.players[seat].supply:
+                plain, with_club = effect.allowed, effect.allowed if clubs else []
+            else:  # "place" becomes "move" an own hunter (one without a club, to get a held club)
+                anywhere = [r for r in range(REGIONS) if state.regions[r].hunters[seat]]
+                unclubbed = [r for r in anywhere if _unclubbed(state.regions[r], seat)]
+                plain = [r for r in effect.allowed if any(source != r for source in anywhere)]
+                with_club = [r for r in effect.allowed if clubs and any(source != r for source in unclubbed)]
+            return [REGION + r for r in plain] + [REGION_WITH_CLUB + r for r in with_club] + [DONE]
         if step == Step.PLACE_FROM:
             return [
                 REGION + r
@@ -529,11 +532,13 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             ]
         if step in (Step.PLACE_WHO, Step.WHO, Step.SWAP_WHO, Step.REMOVE_WHO):
             region = effect.target if step == Step.SWAP_WHO else effect.region
-            return self._who_actions(state, region, step)
+            actions = self._who_actions(state, region, step)
+            # Mammoth-move: "up to 3" of the player's hunters follow, so it may stop.
+            return actions + [DONE] if card == Card.MAMMOTH_MOVE else actions
         if step == Step.FROM:
             return [REGION + r for r in self._from_regions(state)] + [DONE]
         if step == Step.TO:
-            return self._to_actions(state, self._destinations(state), seat, moving=True)
+            return self._move_destinations(state, self._destinations(state), seat)
         if step == Step.SWAP_FROM:
             return [REGION + r for r in NEIGHBOURS[effect.region] if self._movable_owners(state, r)]
         if step == Step.REMOVE_FROM:
@@ -579,12 +584,11 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             return options
         raise AssertionError(f"card {card} has no options")
 
-    def _to_actions(self, state: MammothHuntersState, regions: list[int], seat: int, moving: bool = False) -> list[int]:
-        """Destinations, with the club variant when the decider holds a club for its own hunter."""
+    def _move_destinations(self, state: MammothHuntersState, regions: list[int], seat: int) -> list[int]:
+        """Where a moved hunter may go; an own hunter without a club may take a held club along."""
         actions = [REGION + r for r in regions]
         effect = state.effect
-        own_plain = not moving or (effect.owner == seat and not effect.clubbed)
-        if state.players[seat].clubs and own_plain:
+        if state.players[seat].clubs and effect.owner == seat and not effect.clubbed:
             actions += [REGION_WITH_CLUB + r for r in regions]
         return actions
 

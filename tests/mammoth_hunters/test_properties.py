@@ -11,7 +11,7 @@ from dice_envs.mammoth_hunters.data import (
     DECK_COUNTS,
     FIRE_TILES,
     HAND_SIZE,
-    HUNTERS_PER_PLAYER,
+    PLAYING_HUNTERS,
     LIGHT_CARDS,
     MAMMOTHS_AT_START,
     MAMMOTHS_BESIDE_BOARD,
@@ -26,7 +26,7 @@ GAMES_PER_COUNT = 150
 def check(state: MammothHuntersState, action: int) -> None:
     n = len(state.players)
     for seat, player in enumerate(state.players):
-        assert player.supply + sum(region.hunters[seat] for region in state.regions) == HUNTERS_PER_PLAYER
+        assert player.supply + sum(region.hunters[seat] for region in state.regions) == PLAYING_HUNTERS
         assert player.supply >= 0 and player.stones >= 0 and player.clubs >= 0
         assert sum(player.hand) <= HAND_SIZE
     assert sum(p.stones for p in state.players) + state.light_supply + state.dark_supply == START_STONES * n + DARK_SUPPLY[n]
