@@ -37,6 +37,9 @@ def render(game: MammothHunters, state: MammothHuntersState) -> str:
             lines.append("|" + "|".join(f"{cell[part][:CELL]:<{CELL}}" for cell in cells) + "|")
         lines.append(rule)
     lines.append("(M mammoths, F face-down fire tiles, pN:hunters+clubbed c)")
+    losses = [f"region {r + 1} lost {count}" for r, count in enumerate(state.last_conflicts) if count]
+    if losses:
+        lines.append(f"Last conflicts: {', '.join(losses)}")
     for seat, player in enumerate(state.players):
         light = sum(player.hand[card] for card in range(Card.CULT + 1))
         lines.append(

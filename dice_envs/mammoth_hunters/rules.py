@@ -184,6 +184,8 @@ class Effect(GameState):
     """Owners of the hunters shifted or removed so far."""
     queue: list[int] = field(default_factory=list)
     """Players still to carry out a Place card after the decider."""
+    arrived: list[int] = field(default_factory=list)
+    """Hunters this action has moved, as ``_arrival`` codes, so none is moved twice."""
 
 
 @dataclass
@@ -334,8 +336,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         hand = state.players[state.current].hand
         light = sum(hand[c] for c in LIGHT_CARDS)
         dark = sum(hand[c] for c in DARK_CARDS)
-        can_light = bool(state.light_deck) or len(state.light_discard) > 1
-        can_dark = bool(state.dark_deck) or len(state.dark_discard) > 1
+        can_light, can_dark = bool(state.light_deck), bool(state.dark_deck)
         actions = []
         # The last draw must not leave a single colour in hand (unless the other colour is gone).
         last = state.draws_left == 1
@@ -369,7 +370,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                 card = action - DISCARD
                 state.players[state.current].hand[card] -= 1
                 (state.light_deck if card in LIGHT_CARDS else state.dark_deck).insert(0, card)
-            self._start_drawing(state)
+            self._start_drawing(state, rng)
         elif decision == Decision.DRAW:
             self._draw(state, light=action == DRAW_LIGHT, rng=rng)
         elif decision == Decision.GLACIER:
@@ -473,30 +474,32 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         effect.step = Step.PLACE
 
     def _finish_effect(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
+        """The card's action is over: the player may discard, then refills the hand."""
         state.effect = Effect()
-        if state.settling_ends:
-            self._end_settling(state, rng)
-        else:
-            state.decision = Decision.DISCARD
+        state.decision = Decision.DISCARD
 
-    def _start_drawing(self, state: MammothHuntersState) -> None:
+    def _start_drawing(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
         state.draws_left = HAND_SIZE - sum(state.players[state.current].hand)
         if state.draws_left > 0 and self._draw_actions(state):
             state.decision = Decision.DRAW
         else:
-            self._end_turn(state)
+            self._end_turn(state, rng)
 
     def _draw(self, state: MammothHuntersState, light: bool, rng: np.random.Generator) -> None:
         deck, discard = (state.light_deck, state.light_discard) if light else (state.dark_deck, state.dark_discard)
-        if not deck:  # the discard pile but its top card becomes the new draw pile
+        state.players[state.current].hand[deck.pop()] += 1
+        if not deck:  # a used-up draw pile is rebuilt at once from the discard pile but its top card
             deck.extend(shuffled(rng, discard[:-1]))
             del discard[:-1]
-        state.players[state.current].hand[deck.pop()] += 1
         state.draws_left -= 1
         if not state.draws_left or not self._draw_actions(state):
-            self._end_turn(state)
+            self._end_turn(state, rng)
 
-    def _end_turn(self, state: MammothHuntersState) -> None:
+    def _end_turn(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
+        state.draws_left = 0
+        if state.settling_ends:  # the dark supply ran out during this turn
+            self._end_settling(state, rng)
+            return
         state.current = (state.current + 1) % self.num_players
         self._start_turn(state)
 
@@ -507,7 +510,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         card, step = effect.card, effect.step
         if step == Step.OPTION:
             options = [OPTION + o for o in self._options(state)]
-            return options if card == Card.MAMMOTH else options + [DONE]  # a Mammoth card must act
+            # The Mammoth card must act, and a Cult must copy a card when it can.
+            return options if card in (Card.MAMMOTH, Card.CULT, Card.DARK_CULT) else options + [DONE]
         if step == Step.PLAYER:
             return [PLAYER + p - 1 for p in range(1, self.num_players)]
         if step == Step.TARGET:
@@ -573,7 +577,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             options = []
             if stones >= MAMMOTH_OPTION_COSTS[0] and (state.mammoth_supply or movable):
                 options.append(0)
-            options += [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and movable]
+            options += [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and self._mammoth_sources(state, o)]
             return options
         if card in (Card.CLUB, Card.CLUB_OR_MOVE):
             options = [0] if state.club_supply else []
@@ -604,8 +608,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             owners = self._removable_owners(state, region)
         else:
             owners = self._movable_owners(state, region)
-        actions = [HUNTER + (owner - seat) % n for owner in owners if _unclubbed(here, owner)]
-        if seat in owners and here.clubbed[seat]:
+        actions = [HUNTER + (owner - seat) % n for owner in owners if self._fresh(state, region, owner, False)]
+        if seat in owners and self._fresh(state, region, seat, True):
             actions.append(OWN_CLUBBED)
         if state.effect.card == Card.MAMMOTH_MOVE and _unclubbed(here, seat) and state.players[seat].clubs:
             actions.append(REGION_WITH_CLUB + state.effect.target)  # move one and put a held club under it
@@ -615,13 +619,23 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         """Owners of hunters the decider may move here (clubbed ones only if they are its own)."""
         effect = state.effect
         seat = effect.decider
-        here = state.regions[region]
-        owners = [o for o in range(self.num_players) if _unclubbed(here, o) or (o == seat and here.clubbed[o])]
+        owners = [
+            o
+            for o in range(self.num_players)
+            if self._fresh(state, region, o, False) or (o == seat and self._fresh(state, region, o, True))
+        ]
         if effect.card in (Card.MAMMOTH_MOVE, Card.CLUB_OR_MOVE):
             owners = [o for o in owners if o == seat]
         if effect.card == Card.SHIFT and effect.count == 2 and len(set(effect.owners)) == 1:
             owners = [o for o in owners if o != effect.owners[0]]  # not all three of one player
         return owners
+
+    def _fresh(self, state: MammothHuntersState, region: int, owner: int, clubbed: bool) -> int:
+        """Hunters of the owner here, with or without a club, that this action has not moved yet
+        (a card that moves several hunters moves each at most once)."""
+        here = state.regions[region]
+        count = here.clubbed[owner] if clubbed else _unclubbed(here, owner)
+        return count - state.effect.arrived.count(_arrival(region, owner, clubbed))
 
     def _removable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
         effect = state.effect
@@ -653,8 +667,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         if card == Card.CLUB_OR_MOVE:
             if effect.count >= 2:
                 return []
-            seat = effect.decider
-            return [r for r in range(REGIONS) if state.regions[r].hunters[seat]]
+            return [r for r in range(REGIONS) if self._movable_owners(state, r)]
         raise AssertionError(f"card {card} moves nothing")
 
     def _destinations(self, state: MammothHuntersState) -> list[int]:
@@ -688,9 +701,6 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         return [r for r in regions if r != source]
 
     def _effect_apply(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        step = effect.step
-        seat = effect.decider
         if action == DONE:
             self._done(state, rng)
         else:
@@ -748,6 +758,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                 return
             self._move_hunter(state, effect.owner, effect.region, region, effect.clubbed, attach=club)
             effect.owners.append(effect.owner)
+            effect.arrived.append(_arrival(region, effect.owner, effect.clubbed or club))
             effect.count += 1
             effect.region = -1
             effect.step = Step.FROM
@@ -1006,6 +1017,10 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
 # ================================================================ pure helpers
 def _unclubbed(region: Region, owner: int) -> int:
     return region.hunters[owner] - region.clubbed[owner]
+
+
+def _arrival(region: int, owner: int, clubbed: bool) -> int:
+    return (region * MAX_PLAYERS + owner) * 2 + int(clubbed)
 
 
 def _region_of(action: int) -> tuple[int, bool]:
