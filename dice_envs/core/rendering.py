@@ -37,6 +37,6 @@ def race_summary(title: str, race: Race, target: int, max_tiebreak_rounds: int) 
     return lines
 
 
-def game_over(race: Race) -> str:
-    winners = ", ".join(seat_name(seat) for seat in race.winners)
-    return f"Game over: {'shared win for ' if len(race.winners) > 1 else 'winner '}{winners}"
+def game_over(winners: Sequence[int]) -> str:
+    names = ", ".join(seat_name(seat) for seat in winners)
+    return f"Game over: {'shared win for ' if len(winners) > 1 else 'winner '}{names}"

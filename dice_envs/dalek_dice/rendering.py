@@ -28,7 +28,7 @@ def render(game: DalekDice, state: DalekDiceState) -> str:
         rolled = ", ".join(f"{Face(face).name.lower()} x{n}" for face, n in enumerate(state.last_roll) if n)
         lines.append(f"Last roll: {rolled}")
     if state.decision == Decision.GAME_OVER:
-        lines.append(game_over(race))
+        lines.append(game_over(race.winners))
         return "\n".join(lines)
     if state.decision != Decision.START_TURN:
         lines += [

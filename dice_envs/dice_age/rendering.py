@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dice_envs.core.rendering import seat_name
+from dice_envs.core.rendering import game_over, seat_name
 from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, ROUNDS, Die, Honor, Prey, Prosperity, Tile
 from dice_envs.dice_age.rules import DiceAge, DiceAgeState, Decision, score_breakdowns
 
@@ -49,8 +49,7 @@ def render(game: DiceAge, state: DiceAgeState) -> str:
             f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
         ]
     if over:
-        winners = ", ".join(seat_name(seat) for seat in state.winners)
-        lines.append(f"Game over: {'shared win for ' if len(state.winners) > 1 else 'winner '}{winners}")
+        lines.append(game_over(state.winners))
         return "\n".join(lines)
     camp = ", ".join(
         f"{Die(kind).name.lower()} {value + 1} x{count}"

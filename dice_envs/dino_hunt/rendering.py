@@ -23,7 +23,7 @@ def render(game: DinoHunt, state: DinoHuntState) -> str:
         rolled = ", ".join(f"{COLOURS[colour]} {Face(face).name.lower()}" for colour, face in state.last_roll)
         lines.append(f"Last roll: {rolled}")
     if state.decision == Decision.GAME_OVER:
-        lines.append(game_over(race))
+        lines.append(game_over(race.winners))
         return "\n".join(lines)
     lines += [
         f"Turn of {seat_name(race.current)}, roll {state.rolls}:",

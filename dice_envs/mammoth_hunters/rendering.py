@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dice_envs.core.rendering import seat_name
+from dice_envs.core.rendering import game_over, seat_name
 from dice_envs.mammoth_hunters.data import COLUMNS, LANDSCAPE_REGIONS, REGIONS, ROWS, Card
 from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersState
 
@@ -52,8 +52,7 @@ def render(game: MammothHunters, state: MammothHuntersState) -> str:
         f"clubs {state.club_supply}; discard tops: {', '.join(Card(card).name.lower() for card in tops) or '-'}"
     )
     if state.decision == Decision.GAME_OVER:
-        winners = ", ".join(seat_name(seat) for seat in state.winners)
-        lines.append(f"Game over: {'shared win for ' if len(state.winners) > 1 else 'winner '}{winners}")
+        lines.append(game_over(state.winners))
     else:
         effect = state.effect
         doing = f", carrying out {Card(effect.card).name.lower()} ({effect.step.name.lower()})" if effect.card >= 0 else ""
