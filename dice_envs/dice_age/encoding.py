@@ -11,7 +11,6 @@ from collections.abc import Sequence
 
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
-    AREAS,
     DIE_HALVES,
     FACES,
     GROUNDS,

@@ -23,7 +23,6 @@ from dice_envs.dino_hunt.data import (
     DICE_PER_ROLL,
     FACES_BY_COLOUR,
     STOMPS_TO_END_TURN,
-    Face,
 )
 
 ROLL, STOP = 0, 1

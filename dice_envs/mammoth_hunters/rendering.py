@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dice_envs.core.rendering import game_over, seat_name
-from dice_envs.mammoth_hunters.data import COLUMNS, LANDSCAPE_REGIONS, REGIONS, ROWS, Card
+from dice_envs.mammoth_hunters.data import COLUMNS, LANDSCAPE_REGIONS, ROWS, Card
 from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersState
 
 CELL = 22

@@ -29,7 +29,7 @@ def test_dice_conserved_and_scores_never_decrease_across_roll_kept_and_set_aside
     for seed in range(700):
         scores = [0] * num_players
 
-        def check(state: DalekDiceState, action: int) -> None:
+        def check(state: DalekDiceState, action: int, scores: list[int] = scores) -> None:
             check_dice(state, action)
             assert all(now >= before for now, before in zip(state.race.scores, scores)), "a score went down"
             scores[:] = state.race.scores

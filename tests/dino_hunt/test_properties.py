@@ -26,7 +26,7 @@ def test_dice_conserved_and_scores_never_decrease_across_cup_hand_and_table(num_
     for seed in range(700):
         scores = [0] * num_players
 
-        def check(state: DinoHuntState, action: int) -> None:
+        def check(state: DinoHuntState, action: int, scores: list[int] = scores) -> None:
             check_dice(state, action)
             assert all(now >= before for now, before in zip(state.race.scores, scores)), "a score went down"
             scores[:] = state.race.scores
