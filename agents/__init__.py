@@ -27,7 +27,8 @@ SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
 def agent_classes(env_name: str) -> dict[str, type[Agent]]:
     """Every agent that can play ``env_name``, by name (``random`` plays them all)."""
     env_module(env_name)  # a clear error for an unknown environment
-    return {cls.name: cls for cls in (RandomAgent, *SCRIPTED_AGENTS.get(env_name, ()))}
+    classes: tuple[type[Agent], ...] = (RandomAgent, *SCRIPTED_AGENTS.get(env_name, ()))
+    return {cls.name: cls for cls in classes}
 
 
 def make_agent(env_name: str, agent_name: str, env: DiceGameEnv, seed: int | None = None) -> Agent:

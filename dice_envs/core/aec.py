@@ -19,7 +19,7 @@ reported.  ``tests/conformance`` checks the two step for step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import gymnasium
@@ -57,9 +57,10 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         "is_parallelizable": False,
         "render_fps": 1,
     }
-    game_class: ClassVar[type[Game]]
-    encoder_class: ClassVar[Callable[[Game], Encoder]]
-    render_text: ClassVar[Callable[[Game, Any], str]]
+    game_class: ClassVar[type[Game[Any, Any]]]
+    encoder_class: ClassVar[type[Encoder[Any]]]
+    render_text: ClassVar[staticmethod[[Any, Any], str]]
+    """``render(game, state) -> str``, wrapped in ``staticmethod``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -146,7 +147,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.num_steps = 0
         self._legal: list[int] | None = None
         self._skip_agent_selection = None

@@ -130,6 +130,10 @@ class Encoder(abc.ABC, Generic[StateT]):
     layout: ObservationLayout
 
     @abc.abstractmethod
+    def __init__(self, game: Any) -> None:
+        """Build ``layout`` for this game's parameters (player count, variants)."""
+
+    @abc.abstractmethod
     def raw(self, state: StateT, observer: int) -> list[float]:
         """Unscaled values in layout order, from ``observer``'s point of view."""
 

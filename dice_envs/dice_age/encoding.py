@@ -41,7 +41,7 @@ MAX_SCORE = 5000
 MAX_SHELLS = sum(SHELL_TILES)
 NUM_DECISIONS, NUM_PROSPERITY, NUM_HONORS = len(Decision), len(Prosperity), len(Honor)
 PREY_ONE_HOT = {kind: one_hot(kind, len(Prey)) for kind in range(-1, len(Prey))}
-DIE_SIZE = {kind: DIE_HALVES[kind] / 2 for kind in Die}
+DIE_SIZE: dict[int, float] = {kind: DIE_HALVES[kind] / 2 for kind in Die}
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
 

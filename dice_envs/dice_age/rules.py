@@ -372,7 +372,9 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             ground, opponent = divmod(ground_opponent, MAX_PLAYERS - 1)
             owner = (state.current + opponent + 1) % self.num_players
             line = state.areas[ground]
-            die = line.pop(_find_die(line, owner, size))
+            position = _find_die(line, owner, size)
+            assert position is not None, "the mask offers only dice that are there"
+            die = line.pop(position)
             (new_value,) = roll_dice(rng, 1)
             state.areas[new_value].append(die)
             self._spend(state, player, Tile.INTIMIDATE)
@@ -551,7 +553,8 @@ def strength_by_owner(line: list[tuple[int, int]]) -> dict[int, int]:
 def strongest_owner(line: list[tuple[int, int]], exclude: int | None = None) -> int | None:
     """Owner with the most dice; among tied owners, the one whose latest die is latest in the line."""
     strength = strength_by_owner(line)
-    strength.pop(exclude, None)
+    if exclude is not None:
+        strength.pop(exclude, None)
     if not strength:
         return None
     best = max(strength.values())

@@ -78,7 +78,7 @@ class Card(IntEnum):
 
 LIGHT_CARDS = tuple(Card)[: Card.CULT + 1]
 DARK_CARDS = tuple(Card)[Card.PLACE_2 :]
-DECK_COUNTS = {
+DECK_COUNTS: dict[int, int] = {
     **{card: 2 for card in LIGHT_CARDS[:6]},
     Card.SWAP: 3,
     Card.SHIFT: 3,
@@ -97,7 +97,7 @@ DECK_COUNTS = {
     Card.CLUB_OR_MOVE: 3,
     Card.DARK_CULT: 2,
 }
-STONES = {
+STONES: dict[int, int] = {
     **{card: 2 for card in LIGHT_CARDS[:6]},
     Card.SWAP: 1,
     Card.SHIFT: 2,

@@ -819,8 +819,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             state.regions[action - REGION].fire.append(moved)
             self._done(state, rng)
         elif step == Step.ATTACH:
-            region = state.regions[action - REGION]
-            region.clubbed[seat] += 1
+            state.regions[action - REGION].clubbed[seat] += 1
             state.players[seat].clubs -= 1
             self._done(state, rng)
 
