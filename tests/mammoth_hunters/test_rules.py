@@ -9,6 +9,7 @@ stands in wherever the outcome does not matter.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -16,6 +17,7 @@ import pytest
 
 from dice_envs.core.engine import TERMINAL, ParameterError
 from dice_envs.mammoth_hunters.data import DARK_CARDS, FIRE_TILES, LIGHT_CARDS, NEIGHBOURS, Card
+from dice_envs.mammoth_hunters.rendering import render
 from dice_envs.mammoth_hunters.rules import (
     DISCARD,
     DONE,
@@ -57,7 +59,7 @@ WITH_MAMMOTH, WITHOUT_MAMMOTH = OPTION + 0, OPTION + 1
 
 # --------------------------------------------------------------------------- helpers
 def new_game(num_players: int = 3, rounds: int = 4) -> tuple[MammothHunters, MammothHuntersState]:
-    """A new game, set up and dealt by a seeded generator, before the preparatory round."""
+    """A new game, set up by a seeded generator, before the preparatory round (no hands yet)."""
     game = MammothHunters(MammothHuntersParams(num_players=num_players, rounds=rounds))
     return game, game.initial_state(np.random.default_rng(0))
 
@@ -97,7 +99,9 @@ def position(
 ) -> tuple[MammothHunters, MammothHuntersState]:
     """A game after its preparatory round with only the given pieces on the board (region number
     -> hunters per seat, of which ``clubbed`` carry a club; region number -> mammoths), no fire
-    tiles out and ``mammoth_supply`` mammoths beside the board.  Glaciers are the setup's."""
+    tiles out and ``mammoth_supply`` mammoths beside the board.  Glaciers are the setup's; each
+    player holds the 12 hunters in play (13 less the score marker) and the hand dealt after the
+    preparatory round, 2 light and 3 dark cards from the top of the decks."""
     game, state = new_game(num_players, rounds)
     hunters, clubbed, mammoths = hunters or {}, clubbed or {}, mammoths or {}
     for number, here in enumerate(state.regions, start=1):
@@ -106,7 +110,10 @@ def position(
         here.mammoths = mammoths.get(number, 0)
         here.fire = []
     for seat, player in enumerate(state.players):
-        player.supply = 13 - hunters_on_board(state, seat)
+        player.supply = 12 - hunters_on_board(state, seat)
+        for deck, dealt in ((state.light_deck, 2), (state.dark_deck, 3)):
+            for _ in range(dealt):
+                player.hand[deck.pop()] += 1
     state.fire_aside = list(FIRE_TILES)
     state.mammoth_supply = mammoth_supply
     state.club_supply = 6 - sum(sum(here.clubbed) for here in state.regions)
@@ -137,6 +144,15 @@ def play(game: MammothHunters, state: MammothHuntersState, *actions: int, seed: 
         game.apply(state, action, rng)
 
 
+def refill(game: MammothHunters, state: MammothHuntersState, discard: int = NO_DISCARD) -> None:
+    """The rest of the turn after the card's action: ``discard`` (or none), then draw back to 5
+    cards, taking the first colour offered each time."""
+    assert state.decision == Decision.DISCARD
+    play(game, state, discard)
+    while state.decision == Decision.DRAW:
+        play(game, state, game.legal_actions(state)[0])
+
+
 def legal(game: MammothHunters, state: MammothHuntersState) -> set[int]:
     return set(game.legal_actions(state))
 
@@ -162,8 +178,10 @@ def test_setup_by_player_count(
     in all of the regions 5 through to 8 ... With 4 players: 1 Mammoth into each of the regions 2,
     3, 6 and 7. A further Mammoth is made available beside the board ... With 5 players: 1 Mammoth
     into the regions 1 to 4. The two remaining are made available beside the board."; dark supply
-    20 / 25 / 30; "Each player receives: 4 stones ... 13 Hunters"; "in each (glacier-free) region
-    a face down tile is placed"; "Each player then takes 2 light and 3 dark playing cards"."""
+    20 / 25 / 30; "Each player receives: 4 stones ... 13 Hunters" and "Each player places one
+    Hunter as a score marker on the arrow space of the scoring track", so 12 are in play; "The
+    Playing Cards are shuffled, separately according to the two back colours" (the hands come
+    after the preparatory round); "in each (glacier-free) region a face down tile is placed"."""
     game, state = new_game(num_players)
     assert {n for n in range(1, 13) if region(state, n).glacier} == glaciers
     assert {n for n in range(1, 13) if region(state, n).mammoths} == mammoths
@@ -173,11 +191,9 @@ def test_setup_by_player_count(
     assert state.light_supply == 0
     assert state.club_supply == 6
     for player in state.players:
-        assert (player.stones, player.supply, player.clubs, player.score) == (4, 13, 0, 0)
-        assert sum(player.hand[card] for card in LIGHT_CARDS) == 2
-        assert sum(player.hand[card] for card in DARK_CARDS) == 3
-    assert len(state.light_deck) == 33 - 2 * num_players
-    assert len(state.dark_deck) == 22 - 3 * num_players
+        assert (player.stones, player.supply, player.clubs, player.score) == (4, 12, 0, 0)
+        assert sum(player.hand) == 0
+    assert (len(state.light_deck), len(state.dark_deck)) == (33, 22)
     for here in state.regions:
         assert len(here.fire) == (0 if here.glacier else 1)
     assert sorted(state.fire_aside + [t for here in state.regions for t in here.fire]) == sorted(FIRE_TILES)
@@ -187,20 +203,30 @@ def test_setup_by_player_count(
 def test_preparatory_round(num_players: int) -> None:
     """Rulebook: "beginning with him, each player in turn places one Hunter in any region
     (remember: glacier regions are taboo for the entire game!). After each player has taken his
-    turn six times, and each player has 6 Hunters on the board, the preparatory round ends."
-    Ruling: "turn order player_0 first"; then "The starting player begins settling"."""
+    turn six times, and each player has 6 Hunters on the board, the preparatory round ends.
+    Each player then takes 2 light and 3 dark playing cards from the appropriate decks".
+    Ruling: "turn order player_0 first"; then "The starting player begins settling".  The hands
+    are the top cards of the decks shuffled at setup."""
     game, state = new_game(num_players)
+    light_deck, dark_deck = list(state.light_deck), list(state.dark_deck)
     free = [at(n) for n in range(1, 13) if not region(state, n).glacier]
     for placement in range(6 * num_players):
         assert state.decision == Decision.PREPARATION
         assert game.current_player(state) == placement % num_players
         assert game.legal_actions(state) == free
+        assert all(sum(player.hand) == 0 for player in state.players)
         play(game, state, free[placement % len(free)])
     for seat, player in enumerate(state.players):
         assert hunters_on_board(state, seat) == 6
-        assert player.supply == 7
+        assert player.supply == 6
+        assert sum(player.hand[card] for card in LIGHT_CARDS) == 2
+        assert sum(player.hand[card] for card in DARK_CARDS) == 3
+    dealt = Counter({card: sum(player.hand[card] for player in state.players) for card in range(NUM_CARDS)})
+    assert +dealt == Counter(light_deck[-2 * num_players :] + dark_deck[-3 * num_players :])
+    assert (state.light_deck, state.dark_deck) == (light_deck[: -2 * num_players], dark_deck[: -3 * num_players])
     assert state.decision == Decision.PLAY_CARD
     assert game.current_player(state) == 0
+    assert game.legal_actions(state)
     assert all(action - PLAY in range(NUM_CARDS) for action in game.legal_actions(state))
 
 
@@ -259,8 +285,17 @@ def test_club_conflict_example() -> None:
     assert region_limit(region(state, 6)) == 5
     resolve_conflicts(state)
     assert region(state, 6).hunters == [1, 1, 3]
-    assert [state.players[seat].supply for seat in (red, yellow, blue)] == [12, 12, 10]
+    assert [state.players[seat].supply for seat in (red, yellow, blue)] == [11, 11, 9]
     assert state.last_conflicts[5] == 2
+
+
+def test_rendering_shows_the_hunters_lost_at_the_last_conflicts() -> None:
+    """The rendered table lists the hunters each region lost at the last conflicts: in the club
+    example, 2 in region 6 (none before any conflicts)."""
+    game, state = position(3, hunters={6: [1, 2, 4]}, clubbed={6: [1, 0, 0]}, mammoths={6: 2})
+    assert "Last conflicts" not in render(game, state)
+    resolve_conflicts(state)
+    assert "Last conflicts: region 6 lost 2" in render(game, state).splitlines()
 
 
 def test_tied_players_remove_at_the_same_time_even_below_the_limit() -> None:
@@ -352,7 +387,7 @@ def test_laying_a_glacier() -> None:
     play(game, state, at(5))
     assert region(state, 5).glacier
     assert region(state, 5).hunters == [0, 0, 0] and region(state, 5).mammoths == 0
-    assert [player.supply for player in state.players] == [12, 13, 13]
+    assert [player.supply for player in state.players] == [11, 12, 12]
     assert state.mammoth_supply == 2
     assert state.round == 2
     assert 4 not in open_regions(state)
@@ -422,24 +457,39 @@ def test_light_supply_becomes_the_dark_supply() -> None:
 
 
 def test_settling_ends_with_the_last_dark_stone_and_the_next_round_starts_left_of_the_ender() -> None:
-    """Rulebook: "Should a player take the last stone from the "dark supply" (if there are no longer
-    sufficient stones, the player takes the difference from the "light supply"), the settling phase
-    ends after implementing the appropriate action" ... "At the end of the conflict phase all fire
-    tiles and all clubs on the board (not, however, the clubs belonging to the players!) are put
-    back" ... "All 14 fire tiles are mixed face down. Again in each (glacier-free) region a face
-    down tile is placed" ... "The player to the left of the player who ended the settling phase
-    begins the new round by playing a card." """
+    """Rulebook: "Each player takes 3 actions: 1. Play one of his cards. 2. Optionally discard
+    another card. 3. Replenish to 5 cards." ... "Should a player take the last stone from the
+    "dark supply" (if there are no longer sufficient stones, the player takes the difference from
+    the "light supply"), the settling phase ends after implementing the appropriate action" ...
+    "At the end of the conflict phase all fire tiles and all clubs on the board (not, however, the
+    clubs belonging to the players!) are put back" ... "All 14 fire tiles are mixed face down.
+    Again in each (glacier-free) region a face down tile is placed" ... "The player to the left of
+    the player who ended the settling phase begins the new round by playing a card."  The card's
+    action, the discard and the refill all come before the conflicts."""
     game, state = position(3, hunters={9: [1, 1, 0], 10: [0, 0, 2]}, clubbed={9: [1, 0, 0]})
     state.dark_supply, state.light_supply = 1, 12
     state.players[0].clubs, state.club_supply = 1, 4
     for seat, score in enumerate([0, 5, 6]):
         state.players[seat].score = score
-    turn(state, 1, {Card.REMOVE_2: 1, Card.SWAP: 1})
+    turn(state, 1, {Card.REMOVE_2: 1, Card.SWAP: 1, Card.PLACE_1: 1})
     play(game, state, PLAY + Card.REMOVE_2)
     assert (state.dark_supply, state.light_supply, state.players[1].stones) == (0, 10, 7)
     play(game, state, opponent(1))  # the action is still carried out, by player_2
     assert game.current_player(state) == 2
     play(game, state, at(9), hunter(2), DONE)  # player_2 removes player_1's hunter
+    # The ender's turn goes on: discard, then refill to 5; no conflicts or scoring yet.
+    assert game.current_player(state) == 1 and state.decision == Decision.DISCARD
+    assert [player.score for player in state.players] == [0, 5, 6]
+    assert region(state, 9).clubbed == [1, 0, 0]
+    deck = list(state.dark_deck)
+    play(game, state, DISCARD + Card.PLACE_1)
+    assert state.dark_deck == [Card.PLACE_1] + deck
+    assert state.decision == Decision.DRAW and state.draws_left == 4
+    play(game, state, DRAW_LIGHT, DRAW_DARK, DRAW_DARK)
+    assert game.current_player(state) == 1 and state.decision == Decision.DRAW
+    assert [player.score for player in state.players] == [0, 5, 6]
+    play(game, state, DRAW_LIGHT)
+    assert sum(state.players[1].hand) == 5
     # Conflicts and scoring: 1 + 0 + 2 hunters, no mammoths.
     assert [player.score for player in state.players] == [1, 5, 8]
     assert all(here.clubbed == [0, 0, 0] and not here.fire for here in state.regions)
@@ -456,20 +506,48 @@ def test_settling_ends_with_the_last_dark_stone_and_the_next_round_starts_left_o
     assert len(state.fire_aside) == 14 - 8
 
 
+def test_the_player_who_ends_the_settling_refills_to_five_of_both_colours() -> None:
+    """Rulebook: "Each player takes 3 actions: 1. Play one of his cards. 2. Optionally discard
+    another card. 3. Replenish to 5 cards." ... "When drawing, the only restriction is that the
+    player may not hold a single colour in his hand."  The player who takes the last dark stone
+    is no exception: after discarding the only light card, the last draw must be light, and the
+    settling ends only once the hand holds 5 cards."""
+    game, state = position(3)
+    state.dark_supply = 3
+    turn(state, 0, {Card.PLACE_2: 1, Card.PLACE_1: 3, Card.SWAP: 1})
+    play(game, state, PLAY + Card.PLACE_2, DONE, DONE)  # both opponents decline to place
+    assert state.dark_supply == 0 and state.settling_ends
+    assert (game.current_player(state), state.decision) == (0, Decision.DISCARD)
+    play(game, state, DISCARD + Card.SWAP)
+    assert legal(game, state) == {DRAW_LIGHT, DRAW_DARK}
+    play(game, state, DRAW_DARK)
+    assert legal(game, state) == {DRAW_LIGHT}  # 4 dark cards: not a fifth
+    play(game, state, DRAW_LIGHT)
+    hand = state.players[0].hand
+    assert (sum(hand[c] for c in LIGHT_CARDS), sum(hand[c] for c in DARK_CARDS)) == (1, 4)
+    assert state.decision == Decision.GLACIER and not state.settling_ends
+
+
 # --------------------------------------------------------------------------- the last round
 @pytest.mark.parametrize("rounds", [4, 3])
 def test_last_dark_card_of_the_last_round_has_no_action(rounds: int) -> None:
     """Rulebook, for the last round: "The action of the last dark card ... is no longer implemented
     but is ignored. The player does not receive the stones from this card; he puts them directly
     into the "light supply". No glacier tile is placed." and "After the fourth round the game
-    ends." (or the third, in the short game)."""
+    ends." (or the third, in the short game).  The player still discards and refills ("Each
+    player takes 3 actions: 1. Play one of his cards. 2. Optionally discard another card. 3.
+    Replenish to 5 cards."); the game ends after that."""
     game, state = position(3, rounds=rounds, hunters={9: [1, 0, 0]})
     state.round, state.dark_supply, state.light_supply = rounds, 1, 5
     turn(state, 0, {Card.PLACE_2: 1, Card.SWAP: 1})
     play(game, state, PLAY + Card.PLACE_2)
     assert state.players[0].stones == 4
     assert (state.dark_supply, state.light_supply) == (0, 6)  # 1 dark and 2 light stones, all to the light
-    assert [player.supply for player in state.players] == [12, 13, 13]  # nobody placed
+    assert [player.supply for player in state.players] == [11, 12, 12]  # nobody placed
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+    assert state.players[0].score == 0
+    refill(game, state)
+    assert sum(state.players[0].hand) == 5
     assert state.players[0].score == 1
     assert state.decision == Decision.GAME_OVER
     assert game.current_player(state) == TERMINAL
@@ -478,7 +556,8 @@ def test_last_dark_card_of_the_last_round_has_no_action(rounds: int) -> None:
 
 def test_before_the_last_round_the_ending_card_still_acts_and_a_glacier_follows() -> None:
     """Rulebook: "the settling phase ends after implementing the appropriate action (exception: 4th
-    round ...)"; the round ends with "4. Glaciers"."""
+    round ...)"; the round ends with "4. Glaciers".  The card's player discards and refills in
+    between."""
     game, state = position(3)
     state.round, state.dark_supply = 3, 2
     turn(state, 0, {Card.PLACE_1: 1, Card.SWAP: 1})
@@ -488,6 +567,8 @@ def test_before_the_last_round_the_ending_card_still_acts_and_a_glacier_follows(
     play(game, state, at(9))
     assert game.current_player(state) == 2
     play(game, state, DONE)
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+    refill(game, state)
     assert state.decision == Decision.GLACIER
 
 
@@ -505,13 +586,15 @@ def test_game_end_and_tiebreaks(scores: list[int], on_board: list[int], stones: 
     """Rulebook "Game End": "The player with the most points is winner. In the event of a tie, the
     player with more Hunters on the board wins; if there is still a tie, the tied player with the
     most stones wins."  Ruling: "a shared win is a win".  Hunters score 1 each in region 9 at the
-    final scoring; player_0 ends the game with a dark card (no stones in the last round)."""
+    final scoring; player_0 ends the game with a dark card (no stones in the last round), then
+    discards nothing and refills."""
     game, state = position(3, hunters={9: on_board})
     state.round, state.dark_supply = 4, 2
     for player, score, held in zip(state.players, scores, stones):
         player.score, player.stones = score, held
     turn(state, 0, {Card.PLACE_1: 1, Card.SWAP: 1}, stones=stones[0])
     play(game, state, PLAY + Card.PLACE_1)
+    refill(game, state)
     assert state.decision == Decision.GAME_OVER
     assert game.winners(state) == winners
     assert game.returns(state) == [1.0 if seat in winners else -1.0 for seat in range(3)]
@@ -560,7 +643,31 @@ def test_eight_stones_at_the_start_of_the_turn(stones: int, light_top: Card | No
     assert legal(game, state) == {PLAY + card for card in playable}
     if stones >= 8 and light_top is not None:
         play(game, state, PLAY + Card.DARK_CULT)
-        assert legal(game, state) == {COPY_LIGHT, DONE}
+        assert legal(game, state) == {COPY_LIGHT}  # only the light card, and no declining it
+
+
+def test_a_hand_with_no_playable_card_goes_to_discard_and_draw() -> None:
+    """Rulebook: "If a player has 8 stones or more in his supply at the beginning of his turn, he may
+    not play a dark card" and "When drawing, the only restriction is that the player may not hold
+    a single colour in his hand."  Ruling (implementation): a turn whose hand has no playable card
+    goes straight to discard and draw.  Such a hand is all of one colour, which a refill leaves
+    only while the other colour cannot be drawn: here 5 dark cards and 8 stones.  Light can be
+    drawn again, so the one card drawn after the discard must be light."""
+    game, state = position(3)
+    state.players[0].stones = 8
+    state.players[0].hand = cards({Card.PLACE_1: 3, Card.REMOVE_1: 2})
+    state.current, state.decision = 2, Decision.DISCARD
+    state.players[2].hand = cards({Card.SWAP: 2, Card.PLACE_1: 3})
+    play(game, state, NO_DISCARD)
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+    assert legal(game, state) == {DISCARD + Card.PLACE_1, DISCARD + Card.REMOVE_1, NO_DISCARD}
+    play(game, state, DISCARD + Card.REMOVE_1)
+    assert legal(game, state) == {DRAW_LIGHT}
+    play(game, state, DRAW_LIGHT)
+    hand = state.players[0].hand
+    assert (sum(hand[c] for c in LIGHT_CARDS), sum(hand[c] for c in DARK_CARDS)) == (1, 4)
+    assert state.players[0].stones == 8
+    assert game.current_player(state) == 1 and state.decision == Decision.PLAY_CARD
 
 
 def test_landscape_card_in_its_own_regions() -> None:
@@ -575,7 +682,7 @@ def test_landscape_card_in_its_own_regions() -> None:
     play(game, state, LANDSCAPE)
     assert legal(game, state) == regions(5, 7) | {DONE}
     play(game, state, at(5), at(7), at(5))
-    assert (region(state, 5).hunters[0], region(state, 7).hunters[0], state.players[0].supply) == (2, 1, 10)
+    assert (region(state, 5).hunters[0], region(state, 7).hunters[0], state.players[0].supply) == (2, 1, 9)
     assert state.decision == Decision.DISCARD
 
 
@@ -597,7 +704,7 @@ def test_place_falls_back_to_move_landscape_example() -> None:
     Subsequently, he decides to move two further Hunters on the board into this and/or the other
     steppe region."  ("Should a player have no more Hunters in his supply, he may move Hunters on
     the board even though a "place" card was used.")"""
-    game, state = position(3, hunters={9: [10, 0, 0], 12: [2, 0, 0]})
+    game, state = position(3, hunters={9: [9, 0, 0], 12: [2, 0, 0]})
     assert state.players[0].supply == 1
     turn(state, 0, {Card.STEPPE: 1, Card.PLACE_1: 1})
     play(game, state, PLAY + Card.STEPPE, LANDSCAPE, at(5))
@@ -606,7 +713,7 @@ def test_place_falls_back_to_move_landscape_example() -> None:
     assert legal(game, state) == regions(5, 9, 12)  # where an own hunter is moved from
     play(game, state, at(12), hunter(0))
     play(game, state, at(5), at(9), hunter(0))
-    assert [region(state, n).hunters[0] for n in (5, 7, 9, 12)] == [2, 1, 9, 1]
+    assert [region(state, n).hunters[0] for n in (5, 7, 9, 12)] == [2, 1, 8, 1]
     assert state.decision == Decision.DISCARD
 
 
@@ -673,6 +780,24 @@ def test_shift_cannot_move_opponents_clubbed_hunters_but_may_move_own() -> None:
     assert region(state, 6).clubbed == [0, 1, 0]
 
 
+def test_shift_moves_each_hunter_at_most_once() -> None:
+    """Rulebook "Shift card": "The player may shift up to 3 Hunters of any type (thus also his own)
+    from any regions into any neighbouring regions."  Up to 3 hunters, each shifted once into a
+    neighbouring region: a hunter the card has already shifted is not offered again (that would
+    take it two regions away).  player_1's hunter goes from region 6 to 7; in region 7 only
+    player_2's may follow, and once it has gone to region 6 nothing is left to shift."""
+    game, state = position(3, hunters={6: [0, 1, 0], 7: [0, 0, 1]})
+    turn(state, 0, {Card.SHIFT: 1, Card.PLACE_1: 1})
+    play(game, state, PLAY + Card.SHIFT, at(6), hunter(1), at(7))
+    assert legal(game, state) == regions(7) | {DONE}
+    play(game, state, at(7))
+    assert legal(game, state) == {hunter(2)}  # not player_1's: it has been shifted already
+    play(game, state, hunter(2), at(6))
+    assert (region(state, 6).hunters, region(state, 7).hunters) == ([0, 0, 1], [0, 1, 0])
+    assert state.effect.card == -1  # the action ended by itself after two shifts
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+
+
 def test_mammoth_and_hunters_card() -> None:
     """Rulebook "Mammoth-and-Hunters card": "The player may place up to 2 Hunters from his supply and
     a Mammoth from the general supply into any region."  Stone value 3."""
@@ -717,24 +842,54 @@ def test_mammoth_move_with_a_mammoth() -> None:
     assert state.decision == Decision.DISCARD
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the Mammoth-move hunter step offers no DONE, so every own hunter there (up to 3) must follow",
-)
 @pytest.mark.parametrize(
     ("alternative", "source"), [(WITH_MAMMOTH, 6), (WITHOUT_MAMMOTH, 10)], ids=["with-mammoth", "without-mammoth"]
 )
 def test_mammoth_move_hunters_are_up_to_three(alternative: int, source: int) -> None:
     """Rulebook: "The player may place up to 3 of his Hunters and a Mammoth from one region into a
     neighbouring region. Alternatively he can move up to 3 of his Hunters from a region with no
-    Mammoth into a neighbouring region."  "Up to 3": the player may stop after one hunter."""
+    Mammoth into a neighbouring region."  "Up to 3": ``done`` is offered before each hunter, and
+    the player may stop after one."""
     game, state = position(3, hunters={source: [4, 0, 0]}, mammoths={6: 1})
     turn(state, 0, {Card.MAMMOTH_MOVE: 1, Card.PLACE_1: 1})
     play(game, state, PLAY + Card.MAMMOTH_MOVE, alternative, at(source), at(source + 1))
+    assert legal(game, state) == {hunter(0), DONE}
     play(game, state, hunter(0))
-    assert DONE in legal(game, state)
+    assert legal(game, state) == {hunter(0), DONE}
     play(game, state, DONE)
     assert (region(state, source).hunters[0], region(state, source + 1).hunters[0]) == (3, 1)
+    assert (region(state, 6).mammoths, region(state, 7).mammoths) == ((0, 1) if alternative == WITH_MAMMOTH else (1, 0))
+    assert state.players[0].stones == 2
+    assert state.decision == Decision.DISCARD
+
+
+def test_mammoth_move_may_take_no_hunter_along() -> None:
+    """Rulebook: "The player may place up to 3 of his Hunters and a Mammoth from one region into a
+    neighbouring region": up to 3 may be none, so the mammoth may move alone."""
+    game, state = position(3, hunters={6: [2, 1, 0]}, mammoths={6: 1})
+    turn(state, 0, {Card.MAMMOTH_MOVE: 1, Card.PLACE_1: 1})
+    play(game, state, PLAY + Card.MAMMOTH_MOVE, WITH_MAMMOTH, at(6), at(10), DONE)
+    assert (region(state, 6).mammoths, region(state, 10).mammoths) == (0, 1)
+    assert (region(state, 6).hunters, region(state, 10).hunters) == ([2, 1, 0], [0, 0, 0])
+    assert state.decision == Decision.DISCARD
+
+
+def test_mammoth_move_hunters_with_clubs() -> None:
+    """Rulebook "Club card": a kept club is "to be placed with a Hunter that is placed or moved";
+    "If a club is assigned to a Hunter, it remains with it"; "Each Hunter may have at the most one
+    club."  An own clubbed hunter follows with its club; an own hunter without one may take the
+    held club along (``region t with a club``)."""
+    game, state = position(3, hunters={10: [3, 0, 0]}, clubbed={10: [1, 0, 0]})
+    state.players[0].clubs, state.club_supply = 1, 4
+    turn(state, 0, {Card.MAMMOTH_MOVE: 1, Card.PLACE_1: 1})
+    play(game, state, PLAY + Card.MAMMOTH_MOVE, WITHOUT_MAMMOTH, at(10), at(11))
+    assert game.legal_actions(state) == [club_at(11), hunter(0), OWN_CLUBBED, DONE]
+    play(game, state, club_at(11))
+    assert legal(game, state) == {hunter(0), OWN_CLUBBED, DONE}  # no club held any more
+    play(game, state, OWN_CLUBBED)
+    assert (region(state, 10).hunters, region(state, 10).clubbed) == ([1, 0, 0], [0, 0, 0])
+    assert (region(state, 11).hunters, region(state, 11).clubbed) == ([2, 0, 0], [2, 0, 0])
+    assert state.players[0].clubs == 0
 
 
 def test_mammoth_move_without_a_mammoth() -> None:
@@ -761,13 +916,15 @@ def test_mammoth_move_without_a_mammoth() -> None:
     ids=["place-new-2", "neighbouring-3", "non-neighbouring-5"],
 )
 def test_mammoth_card_costs(option: int, moves: tuple[int, ...], cost: int, mammoths: dict[int, int]) -> None:
-    """Rulebook "Mammoth card": "1. Place a new Mammoth in any region; it costs 2 stones. 2. Move a
-    Mammoth into a neighbouring territory; it costs 3 stones. 3. Move a Mammoth into a
-    non-neighbouring region; it costs 5 stones."  4 players: mammoths on 2, 3, 6, 7 and one beside."""
+    """Rulebook "Mammoth card": "The player moves a Mammoth. He can select one of three
+    possibilities: 1. Place a new Mammoth in any region; it costs 2 stones. 2. Move a Mammoth into
+    a neighbouring territory; it costs 3 stones. 3. Move a Mammoth into a non-neighbouring region;
+    it costs 5 stones."  4 players: mammoths on 2, 3, 6, 7 and one beside.  The card must act:
+    no ``done`` among the options."""
     game, state = position(4, mammoths={2: 1, 3: 1, 6: 1, 7: 1}, mammoth_supply=1)
     turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=5)
     play(game, state, PLAY + Card.MAMMOTH)
-    assert legal(game, state) == {OPTION + 0, OPTION + 1, OPTION + 2, DONE}
+    assert legal(game, state) == {OPTION + 0, OPTION + 1, OPTION + 2}
     play(game, state, OPTION + option)
     if option == 1:
         play(game, state, moves[0])
@@ -783,7 +940,6 @@ def test_mammoth_card_costs(option: int, moves: tuple[int, ...], cost: int, mamm
     assert state.decision == Decision.DISCARD
 
 
-@pytest.mark.xfail(strict=True, reason="engine: DONE at the Mammoth card's option step plays it for 0 stones")
 def test_mammoth_card_costs_at_least_two_stones() -> None:
     """Rulebook: "If a player plays a light card, he puts so many of his stones above the light cards
     ... as are indicated on the played card." and "Mammoth card: The player moves a Mammoth. He can
@@ -791,10 +947,25 @@ def test_mammoth_card_costs_at_least_two_stones() -> None:
     game, state = position(4, mammoths={2: 1}, mammoth_supply=1)
     turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=4)
     play(game, state, PLAY + Card.MAMMOTH)
+    assert DONE not in legal(game, state)
     for action in game.legal_actions(state):
         after = state.clone()
         game.apply(after, action, np.random.default_rng(0))
         assert after.players[0].stones <= 2, game.action_label(action)
+
+
+def test_mammoth_card_stones_stay_paid_when_no_mammoth_is_moved() -> None:
+    """Rulebook: "If a player plays a light card, he puts so many of his stones above the light cards
+    ... as are indicated on the played card. Subsequently, he implements the action on the card."
+    The stones of the option chosen are paid; stopping at the mammoth to move gives none back."""
+    game, state = position(4, mammoths={2: 1})
+    turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=4)
+    play(game, state, PLAY + Card.MAMMOTH, OPTION + 1)
+    assert legal(game, state) == regions(2) | {DONE}
+    play(game, state, DONE)
+    assert region(state, 2).mammoths == 1
+    assert (state.players[0].stones, state.light_supply) == (1, 3)
+    assert state.decision == Decision.DISCARD
 
 
 def test_mammoth_card_options_by_stones() -> None:
@@ -803,7 +974,34 @@ def test_mammoth_card_options_by_stones() -> None:
     game, state = position(4, mammoths={2: 1}, mammoth_supply=1)
     turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=3)
     play(game, state, PLAY + Card.MAMMOTH)
-    assert legal(game, state) == {OPTION + 0, OPTION + 1, DONE}
+    assert legal(game, state) == {OPTION + 0, OPTION + 1}
+
+
+@pytest.mark.parametrize(
+    ("glaciers", "mammoth", "options"),
+    [({8, 11, 12}, 6, {OPTION + 0, OPTION + 1}), ({7, 12}, 8, {OPTION + 0, OPTION + 2})],
+    ids=["no-region-beyond-the-neighbours", "no-open-neighbour"],
+)
+def test_mammoth_card_options_need_a_mammoth_that_can_move_so(
+    glaciers: set[int], mammoth: int, options: set[int]
+) -> None:
+    """Rulebook "Mammoth card": "The player moves a Mammoth. He can select one of three
+    possibilities: 1. Place a new Mammoth in any region ... 2. Move a Mammoth into a neighbouring
+    territory ... 3. Move a Mammoth into a non-neighbouring region"; "Regions which are covered by
+    glacier tiles may not be entered by either Mammoths or Hunters".  An option is offered only if
+    some mammoth can make that move.  3 players (glaciers 1 to 4) and one mammoth on the board:
+    with glaciers also on 8, 11 and 12 every open region neighbours region 6 (no option 3); with
+    glaciers on 7 and 12, region 8 has no open neighbour (no option 2)."""
+    game, state = position(3, mammoths={mammoth: 1})
+    for number in glaciers:
+        region(state, number).glacier = True
+    turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=5)
+    play(game, state, PLAY + Card.MAMMOTH)
+    assert legal(game, state) == options
+    option = max(options)  # the move the position still allows: option 2, or option 3
+    play(game, state, option, at(mammoth))
+    expected = regions(5, 7, 9, 10) if option == OPTION + 1 else regions(5, 6, 9, 10, 11)
+    assert legal(game, state) == expected
 
 
 def test_mammoth_card_new_mammoth_with_an_empty_supply_moves_one() -> None:
@@ -882,6 +1080,32 @@ def test_club_card_keep_for_a_later_placement() -> None:
     assert state.players[0].clubs == 0
 
 
+def test_held_club_with_an_empty_supply_needs_an_own_hunter_without_one_elsewhere() -> None:
+    """Rulebook: "Should a player have no more Hunters in his supply, he may move Hunters on the
+    board even though a "place" card was used." A kept club is "to be placed with a Hunter that is
+    placed or moved" and "Each Hunter may have at the most one club."  All 12 hunters of player_0
+    are out: 7 without clubs in region 5, 5 clubbed ones in region 10, and one club held.  A Steppe
+    card (regions 5 and 7): ``region 5 with a club`` is not offered, since the only hunters that
+    could take the club already stand in region 5; a plain ``region 5`` moves a clubbed one in."""
+    game, state = position(3, hunters={5: [7, 0, 0], 10: [5, 0, 0]}, clubbed={10: [5, 0, 0]})
+    state.players[0].clubs, state.club_supply = 1, 0
+    assert state.players[0].supply == 0
+    turn(state, 0, {Card.STEPPE: 1, Card.PLACE_1: 1})
+    play(game, state, PLAY + Card.STEPPE, LANDSCAPE)
+    assert game.legal_actions(state) == [at(5), at(7), club_at(7), DONE]
+    play(game, state, club_at(7))
+    assert legal(game, state) == regions(5)  # from a region holding an own hunter without a club
+    play(game, state, at(5))
+    assert legal(game, state) == {hunter(0)}
+    play(game, state, hunter(0))
+    assert (region(state, 7).hunters, region(state, 7).clubbed) == ([1, 0, 0], [1, 0, 0])
+    assert legal(game, state) == regions(5, 7) | {DONE}  # no club held any more
+    play(game, state, at(5), at(10), OWN_CLUBBED, DONE)
+    assert [region(state, n).hunters[0] for n in (5, 7, 10)] == [7, 1, 4]
+    assert [region(state, n).clubbed[0] for n in (5, 7, 10)] == [1, 1, 4]
+    assert state.decision == Decision.DISCARD
+
+
 def test_club_card_no_club_left() -> None:
     """Rulebook: "take ... a club, if one is still present there"."""
     game, state = position(3, mammoths={6: 1})
@@ -926,7 +1150,7 @@ def test_light_cult_copies_the_light_top_and_goes_under_its_pile() -> None:
     turn(state, 0, {Card.CULT: 1, Card.PLACE_1: 1})
     play(game, state, PLAY + Card.CULT)
     assert state.light_discard == [Card.CULT, Card.SWAP, Card.RIVER]
-    assert legal(game, state) == {COPY_LIGHT, COPY_DARK, DONE}
+    assert legal(game, state) == {COPY_LIGHT, COPY_DARK}
     play(game, state, COPY_LIGHT)
     assert (state.players[0].stones, state.light_supply) == (2, 2)
     play(game, state, LANDSCAPE)
@@ -964,14 +1188,14 @@ def test_dark_cult_copies_and_goes_under_the_dark_pile() -> None:
     turn(state, 0, {Card.DARK_CULT: 1, Card.STEPPE: 1})
     play(game, state, PLAY + Card.DARK_CULT)
     assert state.dark_discard == [Card.DARK_CULT, Card.PLACE_1, Card.PLACE_2]
-    assert legal(game, state) == {COPY_LIGHT, COPY_DARK, DONE}
+    assert legal(game, state) == {COPY_LIGHT, COPY_DARK}
     play(game, state, COPY_LIGHT, at(6), hunter(0), at(9), hunter(1))
     assert (region(state, 6).hunters, region(state, 9).hunters) == ([0, 1, 0], [1, 0, 0])
     assert (state.players[0].stones, state.light_supply) == (3, 1)
     assert state.decision == Decision.DISCARD
 
 
-@pytest.mark.parametrize(("stones", "options"), [(1, {COPY_DARK, DONE}), (2, {COPY_LIGHT, COPY_DARK, DONE})])
+@pytest.mark.parametrize(("stones", "options"), [(1, {COPY_DARK}), (2, {COPY_LIGHT, COPY_DARK})])
 def test_cult_copying_a_light_card_must_pay_for_it(stones: int, options: set[int]) -> None:
     """Rulebook: "if he selects the light card, he pays the appropriate stones" and "A player may
     only play a light card for which he can pay completely": a River card (2 stones) on top."""
@@ -980,6 +1204,28 @@ def test_cult_copying_a_light_card_must_pay_for_it(stones: int, options: set[int
     turn(state, 0, {Card.CULT: 1, Card.PLACE_1: 1}, stones)
     play(game, state, PLAY + Card.CULT)
     assert legal(game, state) == options
+
+
+def test_a_cult_must_copy_a_card_when_it_can() -> None:
+    """Rulebook "Cult card (light)": "The player chooses the action of one of the two cards which
+    currently lie topmost on the discard piles. The player uses them as appropriate: if he selects
+    the light card, he pays the appropriate stones and implements the action. If he selects the
+    dark card, he takes the appropriate stones and the action can be implemented."  With a card
+    to copy, the option step has no ``done``: with 1 stone the River on top (2 stones) cannot be
+    paid, so the dark Remove-1 is the only choice and its stones are taken; the chosen opponent
+    may still decline its action."""
+    game, state = position(3, hunters={9: [0, 1, 0]})
+    state.light_discard, state.dark_discard = [Card.RIVER], [Card.REMOVE_1]
+    turn(state, 0, {Card.CULT: 1, Card.PLACE_1: 1}, stones=1)
+    play(game, state, PLAY + Card.CULT)
+    assert game.legal_actions(state) == [COPY_DARK]
+    play(game, state, COPY_DARK)
+    assert (state.players[0].stones, state.dark_supply) == (3, 18)
+    play(game, state, opponent(2))
+    assert legal(game, state) == regions(9) | {DONE}
+    play(game, state, DONE)
+    assert region(state, 9).hunters == [0, 1, 0]
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
 
 
 @pytest.mark.parametrize("cult", [Card.CULT, Card.DARK_CULT])
@@ -1063,7 +1309,7 @@ def test_remove_2_not_both_from_one_player() -> None:
     assert legal(game, state) == {hunter(2)}  # player_0's, not player_2's again
     play(game, state, hunter(2))
     assert (region(state, 5).hunters, region(state, 9).hunters) == ([0, 0, 1], [0, 0, 1])
-    assert [player.supply for player in state.players] == [13, 13, 11]
+    assert [player.supply for player in state.players] == [12, 12, 10]
     assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
 
 
@@ -1130,6 +1376,38 @@ def test_club_or_move_moves_up_to_two_own_hunters_anywhere() -> None:
     assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
 
 
+def test_club_or_move_moves_each_hunter_at_most_once() -> None:
+    """Rulebook "Club-or-move card": "... or may move up to 2 of his Hunters from any regions into
+    any other regions."  Two hunters, each moved once: after player_1's hunter goes from region 10
+    to region 12, only region 5 still holds one that has not moved; the second move may join the
+    first."""
+    game, state = position(3, hunters={5: [0, 1, 0], 10: [0, 1, 0]})
+    turn(state, 0, {Card.CLUB_OR_MOVE: 1, Card.SWAP: 1})
+    play(game, state, PLAY + Card.CLUB_OR_MOVE, opponent(1), CLUB_ALTERNATIVE)
+    assert legal(game, state) == regions(5, 10) | {DONE}
+    play(game, state, at(10), hunter(0), at(12))
+    assert legal(game, state) == regions(5) | {DONE}  # not region 12: the hunter there has moved
+    play(game, state, at(5), hunter(0), at(12))
+    assert [region(state, n).hunters for n in (5, 10, 12)] == [[0, 0, 0], [0, 0, 0], [0, 2, 0]]
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+
+
+def test_club_or_move_ends_once_every_own_hunter_has_moved() -> None:
+    """Rulebook: "... or may move up to 2 of his Hunters from any regions into any other regions."
+    player_1's only hunter moves from region 5 to region 9, taking a held club along ("to be placed
+    with a Hunter that is placed or moved"); it cannot be moved a second time, so the action ends
+    after one move."""
+    game, state = position(3, hunters={5: [0, 1, 0]})
+    state.players[1].clubs, state.club_supply = 1, 5
+    turn(state, 0, {Card.CLUB_OR_MOVE: 1, Card.SWAP: 1})
+    play(game, state, PLAY + Card.CLUB_OR_MOVE, opponent(1), CLUB_ALTERNATIVE, at(5), hunter(0))
+    assert club_at(9) in legal(game, state)
+    play(game, state, club_at(9))
+    assert (region(state, 9).hunters, region(state, 9).clubbed) == ([0, 1, 0], [0, 1, 0])
+    assert state.players[1].clubs == 0
+    assert game.current_player(state) == 0 and state.decision == Decision.DISCARD
+
+
 # --------------------------------------------------------------------------- discard and refill
 def test_discard_goes_under_the_draw_pile() -> None:
     """Rulebook: "After playing a card the player may, if he wants to, discard another card (without
@@ -1165,15 +1443,65 @@ def test_refill_never_to_a_single_colour() -> None:
     assert sum(hand[c] for c in LIGHT_CARDS) == 4 and sum(hand[c] for c in DARK_CARDS) == 1
 
 
-def test_empty_draw_pile_reshuffles_its_discard_pile_but_the_top_card() -> None:
+def test_used_up_draw_pile_is_rebuilt_at_once_from_its_discard_pile_but_the_top_card() -> None:
     """Rulebook: "If a draw pile is used up, the coloured discard pile is shuffled and laid out as a
-    new draw pile. Note: The topmost card of a discard pile remains (with respect to the cult
-    cards ...); it is not interfered with." """
+    new draw pile. Note: The topmost card of a discard pile remains (with respect to the cult cards
+    ...); it is not interfered with." and "A discard is placed underneath the appropriate draw
+    pile".  The new pile is laid out right after the draw that used up the old one, so a card
+    discarded later goes under the new pile."""
     game, state = position(3)
-    state.light_deck, state.light_discard = [], [Card.SWAP, Card.SHIFT, Card.FIRE]
+    state.light_deck, state.light_discard = [Card.SWAP], [Card.SHIFT, Card.FIRE, Card.RIVER]
     turn(state, 0, {Card.STEPPE: 1, Card.TUNDRA: 1, Card.PLACE_1: 2, Card.REMOVE_1: 1})
     play(game, state, PLAY + Card.STEPPE, DONE, NO_DISCARD, DRAW_LIGHT)
+    assert state.players[0].hand[Card.SWAP] == 1
+    assert sorted(state.light_deck) == sorted([Card.SHIFT, Card.FIRE, Card.RIVER])
     assert state.light_discard == [Card.STEPPE]
-    drawn = [card for card in (Card.SWAP, Card.SHIFT, Card.FIRE) if state.players[0].hand[card]]
-    assert sorted(state.light_deck + drawn) == [Card.SWAP, Card.SHIFT, Card.FIRE]
-    assert len(state.light_deck) == 2
+    assert game.current_player(state) == 1 and state.decision == Decision.PLAY_CARD
+    turn(state, 1, {Card.HILLS: 1, Card.MOOR: 1, Card.PLACE_1: 3})
+    deck = list(state.light_deck)
+    play(game, state, PLAY + Card.HILLS, DONE, DISCARD + Card.MOOR)
+    assert state.light_deck == [Card.MOOR] + deck
+    assert state.light_discard == [Card.STEPPE, Card.HILLS]
+
+
+def test_a_colour_can_be_drawn_only_while_its_draw_pile_holds_cards() -> None:
+    """Rulebook: "If a draw pile is used up, the coloured discard pile is shuffled and laid out as a
+    new draw pile. Note: The topmost card of a discard pile remains ..."; "When drawing, the only
+    restriction is that the player may not hold a single colour in his hand."; "A discard is
+    placed underneath the appropriate draw pile".  player_0 draws the last light card while the
+    light discard pile holds only its top card: the new pile is empty.  Cards played onto the
+    discard pile later do not refill it, so player_1 can only draw dark (the hand may then be all
+    dark); player_2's discarded light card makes light drawable again."""
+    game, state = position(3)
+    state.light_deck, state.light_discard = [Card.SWAP], []
+    turn(state, 0, {Card.STEPPE: 1, Card.HILLS: 1, Card.PLACE_1: 2, Card.REMOVE_1: 1})
+    play(game, state, PLAY + Card.STEPPE, DONE, NO_DISCARD, DRAW_LIGHT)
+    assert (state.light_deck, state.light_discard) == ([], [Card.STEPPE])
+    turn(state, 1, {Card.TUNDRA: 1, Card.PLACE_1: 2, Card.REMOVE_2: 2})
+    play(game, state, PLAY + Card.TUNDRA, DONE, NO_DISCARD)
+    assert state.light_discard == [Card.STEPPE, Card.TUNDRA]
+    assert legal(game, state) == {DRAW_DARK}
+    play(game, state, DRAW_DARK)
+    hand = state.players[1].hand
+    assert (sum(hand[c] for c in LIGHT_CARDS), sum(hand[c] for c in DARK_CARDS)) == (0, 5)
+    assert game.current_player(state) == 2
+    turn(state, 2, {Card.MOOR: 1, Card.FOREST: 1, Card.PLACE_1: 3})
+    play(game, state, PLAY + Card.MOOR, DONE, DISCARD + Card.FOREST)
+    assert state.light_deck == [Card.FOREST]
+    assert legal(game, state) == {DRAW_LIGHT, DRAW_DARK}
+
+
+# --------------------------------------------------------------------------- the action list
+@pytest.mark.parametrize("num_players", [3, 4, 5])
+def test_legal_actions_are_sorted_and_distinct(num_players: int) -> None:
+    """Engine contract (``Game.legal_actions``): "Sorted legal action indices for the pending
+    decision (empty when terminal)", checked at every step of random games."""
+    game = MammothHunters(MammothHuntersParams(num_players=num_players))
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        state = game.initial_state(rng)
+        while game.current_player(state) != TERMINAL:
+            actions = game.legal_actions(state)
+            assert actions and actions == sorted(set(actions))
+            game.apply(state, int(rng.choice(actions)), rng)
+        assert game.legal_actions(state) == []
