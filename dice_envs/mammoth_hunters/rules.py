@@ -523,8 +523,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             if state.players[seat].supply:
                 plain, with_club = effect.allowed, effect.allowed if clubs else []
             else:  # "place" becomes "move" an own hunter (one without a club, to get a held club)
-                anywhere = [r for r in range(REGIONS) if state.regions[r].hunters[seat]]
-                unclubbed = [r for r in anywhere if _unclubbed(state.regions[r], seat)]
+                unclubbed = [r for r in range(REGIONS) if self._fresh(state, r, seat, False)]
+                anywhere = unclubbed + [r for r in range(REGIONS) if self._fresh(state, r, seat, True)]
                 plain = [r for r in effect.allowed if any(source != r for source in anywhere)]
                 with_club = [r for r in effect.allowed if clubs and any(source != r for source in unclubbed)]
             return [REGION + r for r in plain] + [REGION_WITH_CLUB + r for r in with_club] + [DONE]
@@ -532,7 +532,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             return [
                 REGION + r
                 for r in range(REGIONS)
-                if r != effect.target and (_unclubbed(state.regions[r], seat) if effect.clubbed else state.regions[r].hunters[seat])
+                if r != effect.target
+                and (self._fresh(state, r, seat, False) or (not effect.clubbed and self._fresh(state, r, seat, True)))
             ]
         if step in (Step.PLACE_WHO, Step.WHO, Step.SWAP_WHO, Step.REMOVE_WHO):
             region = effect.target if step == Step.SWAP_WHO else effect.region
@@ -732,6 +733,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         elif step == Step.PLACE_WHO:
             carries_club = action == OWN_CLUBBED
             self._move_hunter(state, seat, effect.region, effect.target, carries_club, attach=effect.clubbed and not carries_club)
+            effect.arrived.append(_arrival(effect.target, seat, carries_club or effect.clubbed))
             effect.clubbed = False
             self._placed(state, rng)
         elif step == Step.FROM:

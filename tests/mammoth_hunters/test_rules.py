@@ -717,6 +717,17 @@ def test_place_falls_back_to_move_landscape_example() -> None:
     assert state.decision == Decision.DISCARD
 
 
+def test_place_falling_back_to_move_moves_each_hunter_once() -> None:
+    """Rulebook: "he decides to move two further Hunters on the board into this and/or the other
+    steppe region": two further hunters, so one hunter moved into a steppe region is not moved on."""
+    game, state = position(3, hunters={9: [1, 0, 0]})
+    state.players[0].supply = 0
+    turn(state, 0, {Card.STEPPE: 1, Card.PLACE_1: 1})
+    play(game, state, PLAY + Card.STEPPE, LANDSCAPE, at(5), at(9), hunter(0))
+    assert region(state, 5).hunters[0] == 1
+    assert state.decision == Decision.DISCARD  # the only own hunter has moved: nothing else can
+
+
 def test_swap_example() -> None:
     """Rulebook "Swap card": "The player swaps any two Hunters who are in neighbouring territories.
     Example: "Green" shifts a blue Hunter from region 6 to region 9, and from there a red Hunter
