@@ -135,7 +135,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._start(self.game.initial_state(self.np_random))
 
     def set_state(self, state: GameState) -> None:
-        """Continue from a copy of any position (e.g. one read with ``State.from_dict``) as if just reset."""
+        """Continue from a copy of any position (e.g. ``env.game.state_class.from_json(text)``) as if just reset."""
         if not isinstance(state, self.game.state_class):
             raise TypeError(f"expected a {self.game.state_class.__name__}, got {type(state).__name__}")
         self._start(state.clone())

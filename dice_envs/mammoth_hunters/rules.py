@@ -213,7 +213,7 @@ class MammothHuntersState(GameState):
     fire_aside: list[int]
     """Fire tiles beside the board, face down."""
     settling_ends: bool
-    """The dark supply ran out: the settling phase ends once the current action is done."""
+    """The dark supply ran out: the settling phase ends when this turn ends (after discard and refill)."""
     ended_settling: int
     """Seat that ended the last settling phase (-1 before)."""
     draws_left: int
@@ -381,7 +381,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     # ---------------------------------------------------------------- the turn
     def _start_turn(self, state: MammothHuntersState) -> None:
         state.stones_at_turn_start = state.players[state.current].stones
-        # A hand that cannot be played (only possible after a settling phase ended mid-turn) passes.
+        # A hand that cannot be played (only when a colour could no longer be drawn) passes.
         state.decision = Decision.PLAY_CARD if self.playable_cards(state) else Decision.DISCARD
 
     def _play(self, state: MammothHuntersState, card: int, rng: np.random.Generator) -> None:
