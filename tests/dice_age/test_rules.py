@@ -153,6 +153,16 @@ EXAMPLE_BOARD = [
 """The six Hunting Ground examples, on grounds 1-6; the Extra Hunt holds the elk."""
 
 
+def from_board(state: DiceAgeState, board: dict[int, tuple[Prey, Line]]) -> DiceAgeState:
+    """The position written out as JSON data, with these areas (0-based) laid out, read back with
+    ``from_dict``: the way a bug report or a test sets up any position."""
+    data = state.to_dict()
+    for area, (prey, line) in board.items():
+        data["areas"][area] = [[owner, kind] for owner, kind in line]
+        data["area_prey"][area] = int(prey)
+    return DiceAgeState.from_dict(data)
+
+
 @pytest.mark.parametrize(
     ("ground", "gainer", "moved"),
     [
@@ -176,10 +186,8 @@ def test_prey_award_examples(ground: int, gainer: int, moved: Line) -> None:
     gains the fish and the yellow player, being the owner of the more recently placed dice, moves
     their dice to the Extra Hunt area." """
     game, state = new_game(4)
-    prey, line = EXAMPLE_BOARD[ground - 1]
-    state.areas[ground - 1] = list(line)
-    state.area_prey[ground - 1] = prey
-    state.area_prey[EXTRA_HUNT] = Prey.ELK
+    state = from_board(state, {ground - 1: EXAMPLE_BOARD[ground - 1], EXTRA_HUNT: (Prey.ELK, [])})
+    prey = EXAMPLE_BOARD[ground - 1][0]
     assert end_round(game, state) == moved
     assert state.last_awards[ground - 1] == gainer
     assert [player.prey[prey] for player in state.players] == [int(seat == gainer) for seat in range(4)]
@@ -191,10 +199,7 @@ def test_prey_award_examples_together_make_the_extra_hunt_example() -> None:
     ground 1 first, each owner's dice in their order".  The six ground examples move exactly
     these dice."""
     game, state = new_game(4)
-    for ground, (prey, line) in enumerate(EXAMPLE_BOARD):
-        state.areas[ground] = list(line)
-        state.area_prey[ground] = prey
-    state.area_prey[EXTRA_HUNT] = Prey.ELK
+    state = from_board(state, {**dict(enumerate(EXAMPLE_BOARD)), EXTRA_HUNT: (Prey.ELK, [])})
     extra_hunt = end_round(game, state)
     assert extra_hunt == dice(GREEN, S) + dice(GREEN, S, S) + dice(PURPLE, S) + dice(YELLOW, S, L)
     assert state.last_awards == [RED, RED, YELLOW, -1, YELLOW, PURPLE, GREEN]
