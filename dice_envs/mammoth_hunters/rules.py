@@ -572,7 +572,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             return [0, 1]  # up to 3 in its landscape regions, or up to 2 anywhere
         if card == Card.MAMMOTH_MOVE:
             options = [0] if self._mammoth_sources(state, option=0) else []
-            return options + ([1] if self._from_regions(state, option=1) else [])
+            return options + ([1] if self._from_regions(state) else [])
         if card == Card.MAMMOTH:
             movable = any(region.mammoths for region in state.regions)
             options = []
@@ -645,10 +645,10 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         owners = [o for o in range(self.num_players) if _unclubbed(here, o) or (o == seat and here.clubbed[o])]
         return [o for o in owners if o not in effect.owners]  # the two may not come from one player
 
-    def _from_regions(self, state: MammothHuntersState, option: int | None = None) -> list[int]:
+    def _from_regions(self, state: MammothHuntersState) -> list[int]:
+        """Regions the card may move a hunter from now (Mammoth-move: its second alternative)."""
         effect = state.effect
         card = effect.card
-        option = effect.option if option is None else option
         if card in (Card.SWAP, Card.SHIFT):
             if effect.count >= effect.limit:
                 return []
