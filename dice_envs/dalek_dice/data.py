@@ -16,7 +16,6 @@ class Face(IntEnum):
     EXTERMINATE = 5
 
 
-SCORING_FACES = (Face.HUMAN_4, Face.HUMAN_2, Face.DALEK_3, Face.DALEK_2)
 SCORING_LABELS = ("human_4", "human_2", "dalek_3", "dalek_2")
 HUMAN_VALUES = (4, 2, 0, 0)
 """Humans shown by each scoring face ("number of Humans" is the sum of the values)."""
