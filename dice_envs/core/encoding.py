@@ -114,6 +114,11 @@ def relative_seats(observer: int, num_players: int) -> list[int]:
     return [(observer + offset) % num_players for offset in range(num_players)]
 
 
+def grid_labels(rows: Sequence[str], columns: Sequence[str]) -> tuple[str, ...]:
+    """Labels ``row:column`` for a field laid out row by row (e.g. region by owner)."""
+    return tuple(f"{row}:{column}" for row in rows for column in columns)
+
+
 def opponent_labels(num_players: int) -> tuple[str, ...]:
     """Labels for per-opponent fields: ``next``, ``next+1``, ... in turn order after the observer."""
     return tuple("next" if i == 1 else f"next+{i - 1}" for i in range(1, num_players))

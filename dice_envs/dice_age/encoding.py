@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
     DIE_HALVES,
     FACES,
@@ -45,9 +45,6 @@ DIE_SIZE: dict[int, float] = {kind: DIE_HALVES[kind] / 2 for kind in Die}
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
 
-def _labels(rows: tuple[str, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"{row}:{column}" for row in rows for column in columns)
-
 
 class DiceAgeEncoder(Encoder[DiceAgeState]):
     def __init__(self, game: DiceAge) -> None:
@@ -73,9 +70,9 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
                 Field("done", "seats that took generation cards (skipped for the rest of the round)", 1, 1, seats),
                 Field("rolled", "1 once the player to act has rolled this turn", 1),
                 Field("placed_this_turn", "1 once the player to act has placed dice this turn (finishing allowed)", 1),
-                Field("area_prey", "prey card lying in each area (one-hot per area)", 1, 1, _labels(AREA_NAMES, prey)),
-                Field("ground_small", "small dice per Hunting Ground and owner", MAX_DICE, MAX_DICE, _labels(GROUND_NAMES, self.owners)),
-                Field("ground_large", "large dice (wanderer included) per Hunting Ground and owner", MAX_LARGE + 1, MAX_LARGE + 1, _labels(GROUND_NAMES, self.owners)),
+                Field("area_prey", "prey card lying in each area (one-hot per area)", 1, 1, grid_labels(AREA_NAMES, prey)),
+                Field("ground_small", "small dice per Hunting Ground and owner", MAX_DICE, MAX_DICE, grid_labels(GROUND_NAMES, self.owners)),
+                Field("ground_large", "large dice (wanderer included) per Hunting Ground and owner", MAX_LARGE + 1, MAX_LARGE + 1, grid_labels(GROUND_NAMES, self.owners)),
                 Field(
                     "ground_lines",
                     f"each ground's line from its last die back ({LINE_SLOTS} dice): the die's owner, 1 for a small die, 1.5 for a large one",
@@ -83,20 +80,20 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
                     1.5,
                     tuple(f"{ground}:{slot}:{owner}" for ground in GROUND_NAMES for slot in SLOT_NAMES for owner in self.owners),
                 ),
-                Field("camp", "rolled dice in the Hunting Camp by kind and value", MAX_DICE, MAX_DICE, _labels(kinds, values)),
-                Field("counsel_selection", "dice chosen for a Counsel re-roll", MAX_DICE, MAX_DICE, _labels(kinds, values)),
-                Field("hand", "dice in hand (not rolled, not placed) by seat and kind", MAX_DICE, MAX_DICE, _labels(seats, kinds)),
+                Field("camp", "rolled dice in the Hunting Camp by kind and value", MAX_DICE, MAX_DICE, grid_labels(kinds, values)),
+                Field("counsel_selection", "dice chosen for a Counsel re-roll", MAX_DICE, MAX_DICE, grid_labels(kinds, values)),
+                Field("hand", "dice in hand (not rolled, not placed) by seat and kind", MAX_DICE, MAX_DICE, grid_labels(seats, kinds)),
                 Field("small_dice", "small dice owned per seat", MAX_DICE, MAX_DICE, seats),
                 Field("large_dice", "large dice owned per seat", MAX_LARGE, MAX_LARGE, seats),
                 Field("wanderer", "holds a wanderer die this round", 1, 1, seats),
-                Field("tiles", "unused action tiles per seat and kind", TILES_PER_KIND, TILES_PER_KIND, _labels(seats, tuple(t.name.lower() for t in Tile))),
+                Field("tiles", "unused action tiles per seat and kind", TILES_PER_KIND, TILES_PER_KIND, grid_labels(seats, tuple(t.name.lower() for t in Tile))),
                 Field("own_shells", "observer's shell tiles by value", max(SHELL_TILES), max(SHELL_TILES), tuple(str(v) for v in SHELL_VALUES)),
                 Field("shell_count", "shell tiles per seat (values of others are hidden)", MAX_SHELLS, 10, seats),
-                Field("prey", "prey cards gained per seat and kind", max(PREY_CARDS), max(PREY_CARDS), _labels(seats, prey)),
-                Field("honors", "honor bonuses collected per seat and kind", MAX_GENERATION_CARDS, MAX_GENERATION_CARDS, _labels(seats, tuple(h.name.lower() for h in Honor))),
-                Field("prosperity", "prosperity bonuses taken this round (resolved at its end) per seat", 2, 2, _labels(seats, tuple(p.name.lower() for p in Prosperity))),
-                Field("pair_prosperity", "prosperity bonuses of each generation pair on offer", 2, 2, _labels(pairs, tuple(p.name.lower() for p in Prosperity))),
-                Field("pair_honor", "honor bonuses of each generation pair on offer", 2, 2, _labels(pairs, tuple(h.name.lower() for h in Honor))),
+                Field("prey", "prey cards gained per seat and kind", max(PREY_CARDS), max(PREY_CARDS), grid_labels(seats, prey)),
+                Field("honors", "honor bonuses collected per seat and kind", MAX_GENERATION_CARDS, MAX_GENERATION_CARDS, grid_labels(seats, tuple(h.name.lower() for h in Honor))),
+                Field("prosperity", "prosperity bonuses taken this round (resolved at its end) per seat", 2, 2, grid_labels(seats, tuple(p.name.lower() for p in Prosperity))),
+                Field("pair_prosperity", "prosperity bonuses of each generation pair on offer", 2, 2, grid_labels(pairs, tuple(p.name.lower() for p in Prosperity))),
+                Field("pair_honor", "honor bonuses of each generation pair on offer", 2, 2, grid_labels(pairs, tuple(h.name.lower() for h in Honor))),
                 Field("pair_available", "1 while the pair has not been taken", 1, 1, pairs),
                 Field("prey_deck", "prey cards not yet dealt, by kind", max(PREY_CARDS), max(PREY_CARDS), prey),
                 Field("shell_pile", "face-down shell tiles left", MAX_SHELLS, MAX_SHELLS),

@@ -20,6 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from dice_envs.core.chance import draw_counts, roll_dice, shuffled
+from dice_envs.core.encoding import relative_seats
 from dice_envs.core.engine import TERMINAL, Game, GameParams, ParameterError
 from dice_envs.core.state import GameState
 from dice_envs.dice_age.data import (
@@ -438,7 +439,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         state.area_prey = [-1] * AREAS
         for player in state.players:
             player.wanderer = False  # ... but a wanderer die goes back to the board
-        for seat in _seats_from(state.start_player, self.num_players):
+        for seat in relative_seats(state.start_player, self.num_players):
             self._resolve_prosperity(state, state.players[seat], rng)
         for player in state.players:
             player.hand = self._returned_dice(player.small, player.large)
@@ -519,10 +520,6 @@ def _empty_camp() -> list[list[int]]:
 
 def _expand(counts: tuple[int, ...]) -> list[int]:
     return [kind for kind, count in enumerate(counts) for _ in range(count)]
-
-
-def _seats_from(start: int, num_players: int) -> list[int]:
-    return [(start + offset) % num_players for offset in range(num_players)]
 
 
 def _find_die(line: list[tuple[int, int]], owner: int, size: int) -> int | None:

@@ -8,7 +8,7 @@ decision.  Private: the observer's own hand.  Hidden from everyone: fire values,
 
 from __future__ import annotations
 
-from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot, relative_seats, seat_labels
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
 from dice_envs.mammoth_hunters.data import (
     CLUBS,
     DARK_CARDS,
@@ -35,9 +35,6 @@ MAX_MAMMOTHS = 6
 LIGHT_DECK = sum(DECK_COUNTS[card] for card in LIGHT_CARDS)
 NUM_LIGHT = len(LIGHT_CARDS)  # light card kinds come first in a hand
 
-
-def _labels(rows: tuple[str, ...], columns: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"{row}:{column}" for row in rows for column in columns)
 
 
 def _landscapes() -> list[float]:
@@ -83,9 +80,9 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
                 Field("glacier", "region covered by a glacier", 1, 1, REGION_NAMES),
                 Field("mammoths", "mammoths per region", MAX_MAMMOTHS, MAX_MAMMOTHS, REGION_NAMES),
                 Field("fire_tiles", "face-down fire tiles per region (values hidden)", len(FIRE_TILES), 2, REGION_NAMES),
-                Field("landscape", "landscape of each region", 1, 1, _labels(REGION_NAMES, tuple(k.name.lower() for k in Landscape))),
-                Field("hunters", "hunters per region and owner, clubbed included", PLAYING_HUNTERS, 4, _labels(REGION_NAMES, seats)),
-                Field("clubbed", "of those, hunters with a club", CLUBS, 1, _labels(REGION_NAMES, seats)),
+                Field("landscape", "landscape of each region", 1, 1, grid_labels(REGION_NAMES, tuple(k.name.lower() for k in Landscape))),
+                Field("hunters", "hunters per region and owner, clubbed included", PLAYING_HUNTERS, 4, grid_labels(REGION_NAMES, seats)),
+                Field("clubbed", "of those, hunters with a club", CLUBS, 1, grid_labels(REGION_NAMES, seats)),
                 Field("scores", "victory points per seat", max_score, 50, seats),
                 Field("stones", "stones per seat", stones, 10, seats),
                 Field("supply", "hunters in front of each seat", PLAYING_HUNTERS, PLAYING_HUNTERS, seats),
