@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from agents.age_of_craft import Builder, Trader
 from agents.base import Agent, RandomAgent
 from agents.dalek_dice import DoctorOdds, ProtectHumans
 from agents.dice_age import BestPrey, Planner
@@ -21,6 +22,7 @@ SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "dalek_dice_v0": (ProtectHumans, DoctorOdds),
     "dice_age_v0": (BestPrey, Planner),
     "mammoth_hunters_v0": (Settler, Raider),
+    "age_of_craft_v0": (Builder, Trader),
 }
 
 

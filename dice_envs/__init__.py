@@ -15,14 +15,14 @@ import difflib
 from types import ModuleType
 from typing import Any
 
-from dice_envs import dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v0
+from dice_envs import age_of_craft_v0, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v0
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 
 __version__ = "0.1.0"
 
 _ENV_MODULES: dict[str, ModuleType] = {
-    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v0, mammoth_hunters_v0)
+    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v0, mammoth_hunters_v0, age_of_craft_v0)
 }
 
 
@@ -47,4 +47,4 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> DiceGameEnv:
     return module.raw_env(**kwargs) if raw else module.env(**kwargs)
 
 
-__all__ = ["DiceGameEnv", "ParameterError", "dalek_dice_v0", "dice_age_v0", "dino_hunt_v0", "env_module", "mammoth_hunters_v0", "list_envs", "make"]
+__all__ = ["DiceGameEnv", "ParameterError", "age_of_craft_v0", "dalek_dice_v0", "dice_age_v0", "dino_hunt_v0", "env_module", "mammoth_hunters_v0", "list_envs", "make"]
