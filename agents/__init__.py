@@ -13,6 +13,7 @@ from agents.dalek_dice import DoctorOdds, ProtectHumans
 from agents.dice_age import BestPrey, Planner
 from agents.dino_hunt import CupCounter, TwoFootprints
 from agents.mammoth_hunters import Raider, Settler
+from agents.solvers import DalekOptimalPoints, DinoHuntOptimalPoints, DinoHuntOptimalWin
 from dice_envs import env_module
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -25,11 +26,17 @@ SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "age_of_craft_v0": (Builder, Trader),
 }
 
+SOLVER_AGENTS: dict[str, tuple[type[Agent], ...]] = {
+    "dino_hunt_v0": (DinoHuntOptimalPoints, DinoHuntOptimalWin),
+    "dalek_dice_v0": (DalekOptimalPoints,),
+}
+"""Exact solvers (``agents/solvers``): the best possible play, a ceiling for the other agents."""
+
 
 def agent_classes(env_name: str) -> dict[str, type[Agent]]:
     """Every agent that can play ``env_name``, by name (``random`` plays them all)."""
     env_module(env_name)  # a clear error for an unknown environment
-    classes: tuple[type[Agent], ...] = (RandomAgent, *SCRIPTED_AGENTS.get(env_name, ()))
+    classes: tuple[type[Agent], ...] = (RandomAgent, *SCRIPTED_AGENTS.get(env_name, ()), *SOLVER_AGENTS.get(env_name, ()))
     return {cls.name: cls for cls in classes}
 
 
@@ -40,4 +47,4 @@ def make_agent(env_name: str, agent_name: str, env: DiceGameEnv, seed: int | Non
     return classes[agent_name](env, seed=seed)
 
 
-__all__ = ["Agent", "RandomAgent", "SCRIPTED_AGENTS", "agent_classes", "make_agent"]
+__all__ = ["Agent", "RandomAgent", "SCRIPTED_AGENTS", "SOLVER_AGENTS", "agent_classes", "make_agent"]

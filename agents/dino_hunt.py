@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import functools
 from itertools import product
 from typing import Any
 
@@ -53,18 +54,19 @@ class CupCounter(DinoHuntAgent):
     description = "rolls while the next roll's expected Dinos outweigh the risk to the Dinos in hand, from the dice in hand and in the cup"
 
     def roll_on(self, view: dict[str, Any]) -> bool:
-        leaves = [view["leaves"][colour] for colour in COLOURS]
-        cup = [view["cup"][colour] for colour in COLOURS]
-        stomps = sum(view["footprints"].values())
+        leaves = tuple(int(view["leaves"][colour]) for colour in COLOURS)
+        cup = tuple(int(view["cup"][colour]) for colour in COLOURS)
+        stomps = int(sum(view["footprints"].values()))
         bust, gain = next_roll_odds(leaves, cup, STOMPS_TO_END_TURN - stomps)
         return gain > bust * view["turn_dinos"]
 
 
-def next_roll_odds(leaves: list[int], cup: list[int], stomps_to_bust: int) -> tuple[float, float]:
+@functools.cache  # a few thousand positions; agents used as training opponents ask millions of times
+def next_roll_odds(leaves: tuple[int, ...], cup: tuple[int, ...], stomps_to_bust: int) -> tuple[float, float]:
     """For the next roll: the chance of reaching ``stomps_to_bust`` more Footprints, and the
     expected new Dinos counted only when that does not happen."""
     bust = gain = 0.0
-    for hand, p_hand in hands_after_drawing(leaves, cup):
+    for hand, p_hand in hands_after_drawing(list(leaves), list(cup)):
         dice = [colour for colour, count in enumerate(hand) for _ in range(count)]
         for faces in product(range(len(Face)), repeat=len(dice)):
             p = p_hand

@@ -12,6 +12,7 @@ from typing import Any
 
 import dice_envs
 from agents import make_agent
+from agents.base import Agent
 from dice_envs.core.engine import ParameterError
 
 
@@ -44,6 +45,15 @@ class Standing:
         return max(0.0, centre - half), min(1.0, centre + half)
 
 
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished (or step-capped) game, by lineup position rather than seat."""
+
+    winners: frozenset[int]
+    scores: tuple[float, ...]
+    finished: bool
+
+
 def play_match(
     env_name: str,
     agent_names: Sequence[str],
@@ -56,12 +66,19 @@ def play_match(
     Game ``g`` uses environment seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``,
     so a match is reproducible.
     """
+    env = dice_envs.make(env_name, num_players=len(agent_names), **(env_kwargs or {}))
+    agents = [make_agent(env_name, name, env, seed=seed * 1000 + i) for i, name in enumerate(agent_names)]
+    return standings_from(play_games(env, agents, num_games, seed), numbered_labels(agent_names))
+
+
+def play_games(env: dice_envs.DiceGameEnv, agents: Sequence[Agent], num_games: int, seed: int = 0) -> list[GameOutcome]:
+    """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as ``play_match``."""
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
-    num_players = len(agent_names)
-    env = dice_envs.make(env_name, num_players=num_players, **(env_kwargs or {}))
-    agents = [make_agent(env_name, name, env, seed=seed * 1000 + i) for i, name in enumerate(agent_names)]
-    standings = [Standing(label) for label in _labels(agent_names)]
+    num_players = len(agents)
+    if num_players != env.game.num_players:
+        raise ParameterError(f"{len(agents)} agents for {env.game.num_players} seats")
+    outcomes = []
     for game in range(num_games):
         seat_to_agent = {(i + game) % num_players: i for i in range(num_players)}
         env.reset(seed=seed + game)
@@ -74,28 +91,38 @@ def play_match(
                 continue
             seat = env.possible_agents.index(name)
             env.step(agents[seat_to_agent[seat]].act(obs["observation"], obs["action_mask"]))
-        _record(env, standings, seat_to_agent)
+        outcomes.append(_outcome(env, seat_to_agent))
+    return outcomes
+
+
+def _outcome(env: dice_envs.DiceGameEnv, seat_to_agent: dict[int, int]) -> GameOutcome:
+    game, state = env.game, env.game_state
+    finished = game.is_terminal(state)
+    winners = frozenset(seat_to_agent[seat] for seat in game.winners(state)) if finished else frozenset()
+    scores = [0.0] * len(seat_to_agent)
+    for seat, score in enumerate(game.scores(state)):
+        scores[seat_to_agent[seat]] = float(score)
+    return GameOutcome(winners, tuple(scores), finished)
+
+
+def standings_from(outcomes: Sequence[GameOutcome], labels: Sequence[str]) -> list[Standing]:
+    """Each lineup position's results over ``outcomes``; a shared win counts as a win."""
+    standings = [Standing(label) for label in labels]
+    for outcome in outcomes:
+        for position, standing in enumerate(standings):
+            standing.games += 1
+            standing.total_score += outcome.scores[position]
+            if not outcome.finished:
+                standing.unfinished += 1
+            elif position in outcome.winners:
+                if len(outcome.winners) == 1:
+                    standing.wins += 1
+                else:
+                    standing.shared_wins += 1
     return standings
 
 
-def _record(env: dice_envs.DiceGameEnv, standings: list[Standing], seat_to_agent: dict[int, int]) -> None:
-    game, state = env.game, env.game_state
-    finished = game.is_terminal(state)
-    winners = game.winners(state) if finished else []
-    for seat, score in enumerate(game.scores(state)):
-        standing = standings[seat_to_agent[seat]]
-        standing.games += 1
-        standing.total_score += score
-        if not finished:
-            standing.unfinished += 1
-        elif seat in winners:
-            if len(winners) == 1:
-                standing.wins += 1
-            else:
-                standing.shared_wins += 1
-
-
-def _labels(agent_names: Sequence[str]) -> list[str]:
+def numbered_labels(agent_names: Sequence[str]) -> list[str]:
     """Agent names, numbered where the same agent plays more than one seat."""
     return [
         f"{name}#{agent_names[: i + 1].count(name)}" if agent_names.count(name) > 1 else name

@@ -1,35 +1,57 @@
 """The ``dice-envs`` command line.
 
-    dice-envs list                                   environments, parameters and agents
+    dice-envs list                                   environments, parameters, agents, Gymnasium ids
+    dice-envs train --config configs/dino_hunt/ppo.yaml [KEY=VALUE ...]   train, evaluate, save a run
+    dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
+    dice-envs evaluate dino_hunt_v0 model:models/dino_hunt_ppo.zip baselines   round-robin tournament
+    dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
+    dice-envs export runs/<dir> models/dino_hunt_ppo.zip                 the final policy alone, for sharing
     dice-envs match dino_hunt_v0 cup_counter random  play N games, seats rotated
     dice-envs demo                                   scripted agents against each other in every game
+
+Agents are named by spec: ``random``, a heuristic's name (``dice-envs list``), or ``model:PATH``.
+Training and model loading import torch, so those modules load only when a command needs them.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
-from agents.runner import format_standings, parse_params, play_match
+from agents.runner import format_standings, numbered_labels, parse_params, play_games, play_match, standings_from
 from dice_envs.core.engine import ParameterError
+from training.single_agent import gymnasium_id
+
+BASELINES = "baselines"
+"""In ``evaluate``: every built-in agent of the game."""
 
 
 def list_command(_: argparse.Namespace) -> None:
     for name in dice_envs.list_envs():
         game_class = dice_envs.env_module(name).raw_env.game_class
         params = ", ".join(f"{f.name}={f.default}" for f in dataclasses.fields(game_class.params_class))
-        print(f"{name}\n  parameters: {params}\n  agents:")
+        print(f"{name}  (Gymnasium: {gymnasium_id(name)})\n  parameters: {params}\n  agents:")
         for agent_name, cls in agent_classes(name).items():
             print(f"    {agent_name:<16} {cls.description}")
 
 
 def match_command(args: argparse.Namespace) -> None:
-    standings = play_match(args.env, args.agents, args.games, args.seed, parse_params(args.param))
-    print(format_standings(standings))
+    params = parse_params(args.param)
+    if not any(spec.startswith("model:") for spec in args.agents):
+        print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params)))
+        return
+    from training.policy_agent import make_agent_from_spec, spec_label
+
+    env = dice_envs.make(args.env, **{"num_players": len(args.agents), **params})
+    agents = [make_agent_from_spec(args.env, spec, env, seed=args.seed * 1000 + i) for i, spec in enumerate(args.agents)]
+    outcomes = play_games(env, agents, args.games, args.seed)
+    print(format_standings(standings_from(outcomes, numbered_labels([spec_label(spec) for spec in args.agents]))))
 
 
 def demo_command(args: argparse.Namespace) -> None:
@@ -45,15 +67,157 @@ def demo_command(args: argparse.Namespace) -> None:
             print(format_standings(standings))
 
 
+def train_command(args: argparse.Namespace) -> None:
+    from training.config import load_config
+    from training.train import TrainingInterrupted, print_final, resume_run, start_run
+
+    if (args.config is None) == (args.resume is None):
+        raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
+    try:
+        if args.resume is not None:
+            result = resume_run(Path(args.resume), args.overrides, progress=not args.no_progress)
+        else:
+            config = load_config(args.config, args.overrides)
+            run_dir = Path(args.run_dir) if args.run_dir else None
+            result = start_run(config, Path(args.runs_root), run_dir, progress=not args.no_progress)
+    except TrainingInterrupted as interrupted:
+        print(f"\n{interrupted}", file=sys.stderr)
+        raise SystemExit(130) from None
+    print_final(result)
+
+
+def evaluate_command(args: argparse.Namespace) -> None:
+    from training.tournament import Pairing, entrant_from_spec, format_table, run_tournament, save_result
+
+    specs: list[str] = []
+    for spec in args.agents or [BASELINES]:
+        specs += list(agent_classes(args.env)) if spec == BASELINES else [spec]
+    entrants = [entrant_from_spec(args.env, spec) for spec in specs]
+    params = parse_params(args.param)
+
+    def report(pairing: Pairing) -> None:
+        print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
+
+    result = run_tournament(args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report)
+    print(format_table(result))
+    out = Path(args.out) if args.out else Path("runs") / "evaluations" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
+    json_path, markdown_path = save_result(result, out, "tournament")
+    print(f"\nsaved {json_path} and {markdown_path}")
+
+
+def play_command(args: argparse.Namespace) -> None:
+    from training.policy_agent import make_agent_from_spec, spec_label
+
+    params = parse_params(args.param)
+    default = SCRIPTED_AGENTS[args.env][0].name if args.env in SCRIPTED_AGENTS else "random"
+    opponents = args.opponent or [default]
+    min_players = dice_envs.env_module(args.env).raw_env.game_class.params_class.min_players
+    num_players = params.pop("num_players", max(1 + len(opponents), min_players))
+    if not isinstance(num_players, int) or num_players < 2:
+        raise ParameterError(f"num_players must be an integer of at least 2, got {num_players!r}")
+    opponents = [opponents[i % len(opponents)] for i in range(num_players - 1)]  # too few: repeat them
+    env = dice_envs.make(args.env, raw=True, render_mode="ansi", num_players=num_players, **params)
+    if not 0 <= args.seat < num_players:
+        raise ParameterError(f"--seat must be between 0 and {num_players - 1}, got {args.seat}")
+    other_seats = [seat for seat in range(num_players) if seat != args.seat]
+    agents = {seat: make_agent_from_spec(args.env, spec, env, seed=args.seed + seat) for seat, spec in zip(other_seats, opponents)}
+    names = {seat: spec_label(spec) for seat, spec in zip(other_seats, opponents)}
+    you = env.possible_agents[args.seat]
+    print(f"You are {you}; opponents: " + ", ".join(f"{env.possible_agents[s]} ({names[s]})" for s in other_seats))
+    env.reset(seed=args.seed)
+    game = env.game
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(agent)
+        if seat == args.seat:
+            print("\n" + str(env.render()))
+            legal = [int(action) for action in obs["action_mask"].nonzero()[0]]
+            action = _ask(legal, game.action_label)
+            if action is None:
+                print("Game abandoned.")
+                return
+        else:
+            action = agents[seat].act(obs["observation"], obs["action_mask"])
+            print(f"{agent} ({names[seat]}): {game.action_label(action)}")
+        env.step(action)
+    print("\n" + str(env.render()))
+    winners = game.winners(env.game_state) if game.is_terminal(env.game_state) else []
+    if not winners:
+        print("The game hit the step cap: no winner.")
+    else:
+        print("You win!" if args.seat in winners and len(winners) == 1 else
+              "You share the win." if args.seat in winners else
+              "Winner: " + ", ".join(env.possible_agents[s] for s in winners))
+
+
+def _ask(legal: Sequence[int], label: Callable[[int], str]) -> int | None:
+    """The player's choice among ``legal`` actions, or ``None`` to quit."""
+    print("Your move:\n" + "\n".join(f"  {label(action)}" for action in legal))
+    while True:
+        try:
+            text = input("action number (q to quit)> ").strip()
+        except EOFError:
+            return None
+        if text.lower() in ("q", "quit"):
+            return None
+        if text.lstrip("-").isdigit() and int(text) in legal:
+            return int(text)
+        print(f"choose one of {', '.join(map(str, legal))}")
+
+
+def export_command(args: argparse.Namespace) -> None:
+    from training.policy_agent import export_policy
+
+    source = Path(args.model)
+    out = export_policy(source / "model.zip" if source.is_dir() else source, args.out)
+    print(f"saved the policy of {source} to {out} ({out.stat().st_size // 1024} KiB)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dice-envs", description="Dice board games as PettingZoo environments.")
     commands = parser.add_subparsers(dest="command", required=True)
 
     commands.add_parser("list", help="environments, their parameters and agents").set_defaults(run=list_command)
 
+    train = commands.add_parser("train", help="train an agent from a config, evaluate it, save a run directory")
+    train.add_argument("--config", help="YAML config, e.g. configs/dino_hunt/ppo.yaml")
+    train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
+    train.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides, dotted keys: hyperparameters.n_steps=512")
+    train.add_argument("--runs-root", default="runs", help="where new run directories go (default: runs)")
+    train.add_argument("--run-dir", help="exact directory for a new run")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar or progress messages")
+    train.set_defaults(run=train_command)
+
+    for command in ("evaluate", "tournament"):
+        evaluate = commands.add_parser(command, help="round-robin tournament between agents, seats rotated")
+        evaluate.add_argument("env", choices=dice_envs.list_envs())
+        evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:PATH, or {BASELINES} (all built-in agents; the default)")
+        evaluate.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+        evaluate.add_argument("--seed", type=int, default=0)
+        evaluate.add_argument("--filler", default="random", help="agent in the seats beyond two in 3+ player games")
+        evaluate.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. num_players=3")
+        evaluate.add_argument("--out", help="directory for tournament.json and tournament.md (default: runs/evaluations/<env>-<time>)")
+        evaluate.set_defaults(run=evaluate_command)
+
+    play = commands.add_parser("play", help="play a game in the terminal against agents")
+    play.add_argument("env", choices=dice_envs.list_envs())
+    play.add_argument("--opponent", action="append", metavar="SPEC", help="one per other seat (repeat); default: the game's first heuristic")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
+    play.set_defaults(run=play_command)
+
+    export = commands.add_parser("export", help="save a trained model's policy alone (small, for sharing and play)")
+    export.add_argument("model", help="a run directory or a model .zip")
+    export.add_argument("out", help="where to write the policy, e.g. models/dino_hunt_ppo.zip")
+    export.set_defaults(run=export_command)
+
     match = commands.add_parser("match", help="play games between agents, seats rotated")
     match.add_argument("env", choices=dice_envs.list_envs())
-    match.add_argument("agents", nargs="+", help="one agent name per seat (see `dice-envs list`)")
+    match.add_argument("agents", nargs="+", help="one agent spec per seat (see `dice-envs list`; model:PATH for a trained one)")
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--seed", type=int, default=0)
     match.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")

@@ -1,0 +1,221 @@
+"""How far from optimal play is an agent?  Exact optima for Dino Hunt Dice and Dalek Dice.
+
+    python benchmarks/optimality.py                          exact values only
+    python benchmarks/optimality.py --agent random --agent cup_counter --turns 5000
+    python benchmarks/optimality.py --agent cup_counter --win-games 2000
+    python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino.zip --win-games 1000
+
+Printed for each game:
+
+* the exact optimal expected points of one turn (``agents/solvers``) and the solve time;
+* each scripted heuristic's exact expected points per turn, computed with the same dynamic
+  programming (policy evaluation; the heuristics are asked at the start of a game, scores 0,
+  since they also look at the scores) and as a fraction of the optimum;
+* for each ``--agent``, a simulated estimate of its points per turn through the real
+  environment (single turns from the start of a game), with a 95% confidence interval, and as
+  a fraction of the optimum;
+* for 2-player Dino Hunt: ``player_0``'s chance of winning (a shared win counts half) when both
+  players play ``optimal_win``, and with ``--win-games N`` each ``--agent``'s win rate against
+  ``optimal_win`` with seats rotated (Wilson 95% interval; a shared win counts as a win, as in
+  ``dice-envs match``).
+
+An ``--agent`` is a name for every game that has an agent by that name (``random``,
+``cup_counter``, ...), ``ENV:NAME`` for one game, or ``ENV:model:PATH`` for a trained model
+(needs the training extras).  From Python, ``points_per_turn`` and ``win_rate_vs_optimal`` take
+any ``agents.base.Agent`` factory, so trained agents plug in directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dice_envs
+from agents import SCRIPTED_AGENTS, agent_classes, make_agent
+from agents.base import Agent
+from agents.runner import play_games, standings_from
+from agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
+
+GAMES = ("dino_hunt_v0", "dalek_dice_v0")
+Z95 = 1.959963984540054
+
+AgentFactory = Callable[[DiceGameEnv], Agent]
+"""Builds an agent for an environment (e.g. ``lambda env: make_agent(name, ..., env)``)."""
+
+
+def optimal_points_per_turn(env_name: str) -> float:
+    """Exact optimal expected points of one turn."""
+    if env_name == "dino_hunt_v0":
+        return dino_hunt.optimal_points_per_turn()
+    if env_name == "dalek_dice_v0":
+        return dalek_dice.optimal_points_per_turn()
+    raise ParameterError(f"no exact solver for {env_name}; solvable: {', '.join(GAMES)}")
+
+
+def exact_points_per_turn(env_name: str, agent: Agent) -> float:
+    """Exact expected points of one turn for a deterministic agent (policy evaluation)."""
+    if env_name == "dino_hunt_v0":
+        return dino_hunt.policy_points_per_turn(agent)
+    if env_name == "dalek_dice_v0":
+        return dalek_dice.policy_points_per_turn(agent)
+    raise ParameterError(f"no exact solver for {env_name}; solvable: {', '.join(GAMES)}")
+
+
+def _factory(env_name: str, agent: str | AgentFactory, seed: int) -> AgentFactory:
+    if not isinstance(agent, str):
+        return agent
+    if agent.startswith("model:"):
+        from training.policy_agent import make_agent_from_spec  # imports torch: only when asked
+
+        return lambda env: make_agent_from_spec(env_name, agent, env, seed=seed)
+    return lambda env: make_agent(env_name, agent, env, seed=seed)
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """Sample mean and its normal-approximation confidence interval."""
+    x = np.asarray(values, dtype=np.float64)
+    mean = float(x.mean())
+    half = z * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def turn_points_sample(
+    env_name: str, agent: str | AgentFactory, turns: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None
+) -> list[float]:
+    """Points of ``turns`` single turns played by the agent through the real environment.
+
+    Turn ``i`` is the first turn of a game reset with seed ``seed + i``: the agent is ``player_0``
+    of a 2-player game at scores 0 (the situation the exact values assume).
+    """
+    if turns < 1:
+        raise ParameterError(f"turns must be at least 1, got {turns}")
+    env = dice_envs.make(env_name, raw=True, **{"num_players": 2, **(env_kwargs or {})})  # raw: an illegal action raises
+    player = _factory(env_name, agent, seed)(env)
+    game = env.unwrapped.game
+    points = []
+    for i in range(turns):
+        env.reset(seed=seed + i)
+        player.reset()
+        state = env.unwrapped.game_state
+        mover = game.current_player(state)
+        while game.current_player(env.unwrapped.game_state) == mover:
+            obs = env.observe(env.agent_selection)
+            env.step(player.act(obs["observation"], obs["action_mask"]))
+            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                break
+        points.append(float(game.scores(env.unwrapped.game_state)[mover]))
+    return points
+
+
+def points_per_turn(
+    env_name: str, agent: str | AgentFactory, turns: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None, z: float = Z95
+) -> tuple[float, float, float]:
+    """Simulated mean points per turn with its confidence interval: ``(mean, low, high)``.
+
+    Divide by ``optimal_points_per_turn(env_name)`` for the fraction of the optimum.
+    """
+    return mean_interval(turn_points_sample(env_name, agent, turns, seed, env_kwargs), z)
+
+
+@dataclass(frozen=True)
+class WinRate:
+    games: int
+    wins: int
+    shared_wins: int
+    rate: float
+    low: float
+    high: float
+
+
+def win_rate_vs_optimal(
+    agent: str | AgentFactory, games: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None
+) -> WinRate:
+    """The agent's win rate in 2-player Dino Hunt against ``optimal_win``, seats rotated.
+
+    A shared win counts as a win (as in ``dice-envs match``); Wilson 95% interval.
+    """
+    env = dice_envs.make("dino_hunt_v0", **{**(env_kwargs or {}), "num_players": 2})
+    players = [_factory("dino_hunt_v0", agent, seed * 1000)(env), dino_hunt_win.OptimalWin(env, seed=seed * 1000 + 1)]
+    standing, _ = standings_from(play_games(env, players, games, seed), ["agent", "optimal_win"])
+    low, high = standing.win_rate_interval()
+    return WinRate(standing.games, standing.wins, standing.shared_wins, standing.win_rate, low, high)
+
+
+def _timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = function(*args)
+    return result, time.perf_counter() - start
+
+
+def _agents_for(env_name: str, specs: Sequence[str]) -> list[str]:
+    names = []
+    known = agent_classes(env_name)
+    for spec in specs:
+        game, sep, rest = spec.partition(":")
+        if sep and game in dice_envs.list_envs():
+            if game == env_name:
+                names.append(rest)
+        elif spec in known:
+            names.append(spec)
+    return names
+
+
+def report(specs: Sequence[str], turns: int, win_games: int, seed: int, exact_heuristics: bool = True) -> None:
+    for env_name in GAMES:
+        optimum, seconds = _timed(optimal_points_per_turn, env_name)
+        print(f"{env_name}")
+        print(f"  optimal expected points per turn (exact): {optimum:.6f}   (solved in {seconds:.2f} s)")
+        env = dice_envs.make(env_name, num_players=2)
+        if exact_heuristics:
+            for cls in SCRIPTED_AGENTS[env_name]:
+                value, seconds = _timed(exact_points_per_turn, env_name, cls(env, seed=seed))
+                print(f"  {cls.name:<16} exact {value:9.6f} points per turn = {value / optimum:6.2%} of optimal   ({seconds:.1f} s, at scores 0)")
+        for name in _agents_for(env_name, specs):
+            mean, low, high = points_per_turn(env_name, name, turns, seed)
+            print(
+                f"  {name:<16} simulated {mean:7.3f} [{low:.3f}, {high:.3f}] points per turn over {turns} turns"
+                f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
+            )
+        if env_name == "dino_hunt_v0":
+            params = env.unwrapped.game.params
+            solution, seconds = _timed(dino_hunt_win.win_solution, params.target_score, params.max_tiebreak_rounds)
+            print(
+                f"  2 players, target {params.target_score}: player_0 wins {solution.first_player_value:.6f} "
+                f"(P(win) + P(shared)/2) with optimal_win on both sides   (solved in {seconds:.2f} s)"
+            )
+            if win_games:
+                for name in _agents_for(env_name, specs) or [cls.name for cls in SCRIPTED_AGENTS[env_name]]:
+                    result = win_rate_vs_optimal(name, win_games, seed)
+                    print(
+                        f"  {name:<16} vs optimal_win, seats rotated: win rate {result.rate:.3f} "
+                        f"[{result.low:.3f}, {result.high:.3f}] over {result.games} games ({result.shared_wins} shared)"
+                    )
+        print()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="agent to measure (repeat): NAME, ENV:NAME or ENV:model:PATH")
+    parser.add_argument("--turns", type=int, default=2000, help="single turns simulated per agent (default 2000)")
+    parser.add_argument("--win-games", type=int, default=0, help="2-player Dino Hunt games per agent against optimal_win (default 0: none)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-exact-heuristics", action="store_true", help="skip the exact policy evaluation of the heuristics (about 20 s for Dalek Dice)")
+    args = parser.parse_args(argv)
+    report(args.agent, args.turns, args.win_games, args.seed, exact_heuristics=not args.no_exact_heuristics)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+"""``benchmarks/optimality.py``: any agent can be measured against the exact optimum."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.base import RandomAgent
+from benchmarks import optimality
+from dice_envs.core.engine import ParameterError
+
+
+def test_points_per_turn_takes_any_agent_factory() -> None:
+    mean, low, high = optimality.points_per_turn("dino_hunt_v0", lambda env: RandomAgent(env, seed=1), turns=300, seed=2)
+    assert low < mean < high
+    assert 0 < mean < optimality.optimal_points_per_turn("dino_hunt_v0")
+    assert optimality.points_per_turn("dino_hunt_v0", "random", 300, seed=2)[0] != pytest.approx(optimality.optimal_points_per_turn("dino_hunt_v0"))
+    with pytest.raises(ParameterError, match="no exact solver"):
+        optimality.optimal_points_per_turn("dice_age_v0")
+
+
+def test_win_rate_against_the_win_optimal_agent() -> None:
+    result = optimality.win_rate_vs_optimal("optimal_points", games=40, seed=1, env_kwargs={"target_score": 5})
+    assert result.games == 40
+    assert 0 <= result.low <= result.rate <= result.high <= 1
+
+
+def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    optimality.main(["--no-exact-heuristics", "--agent", "cup_counter", "--agent", "dalek_dice_v0:random", "--turns", "50", "--win-games", "6"])
+    out = capsys.readouterr().out
+    assert "optimal expected points per turn (exact): 2.457183" in out
+    assert "optimal expected points per turn (exact): 14.882536" in out
+    assert "player_0 wins 0.473305" in out
+    assert out.count("simulated") == 2 and "vs optimal_win" in out

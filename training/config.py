@@ -1,0 +1,341 @@
+"""Training configs: a dataclass schema, YAML loading with validation, and ``key=value`` overrides.
+
+    config = load_config("configs/dino_hunt/ppo.yaml", ["hyperparameters.learning_rate=1e-4", "n_envs=4"])
+
+Every key is checked on load: an unknown key, a value of the wrong type or out of range gives a
+``ConfigError`` (a ``ParameterError``) naming the key, never a traceback from deep inside
+training.  ``docs/training.md`` documents every key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal, Union, cast
+
+import yaml
+
+import dice_envs
+from agents import agent_classes
+from dice_envs.core.engine import ParameterError
+from training.single_agent import MODEL_PREFIX, validate_opponents
+from training.single_turn import require_race_game
+
+ALGORITHMS = ("ppo", "dqn")
+SCALARS: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
+"""Accepted Python types per scalar hint (YAML's true/false are not numbers here)."""
+
+
+class ConfigError(ParameterError):
+    """A training config is malformed: unknown key, wrong type or bad value."""
+
+
+@dataclasses.dataclass
+class EnvSection:
+    name: str
+    """A registered environment (``dice-envs list``)."""
+    kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Its arguments: ``num_players``, game parameters, ``reward_mode``, ``max_steps``."""
+
+
+@dataclasses.dataclass
+class PolicySection:
+    net_arch: list[int] = dataclasses.field(default_factory=lambda: [64, 64])
+    """Hidden layer sizes (PPO: for the policy and the value network alike)."""
+    activation: Literal["tanh", "relu"] = "tanh"
+
+
+@dataclasses.dataclass
+class PPOHyperparameters:
+    """MaskablePPO's arguments; the defaults are sb3-contrib's."""
+
+    learning_rate: float = 3e-4
+    n_steps: int = 2048
+    batch_size: int = 64
+    n_epochs: int = 10
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.0
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+
+
+@dataclasses.dataclass
+class DQNHyperparameters:
+    """Masked DQN's arguments; the defaults are Stable-Baselines3's DQN's, bar a smaller buffer."""
+
+    learning_rate: float = 1e-4
+    buffer_size: int = 100_000
+    learning_starts: int = 100
+    batch_size: int = 32
+    tau: float = 1.0
+    gamma: float = 0.99
+    train_freq: int = 4
+    gradient_steps: int = 1
+    target_update_interval: int = 10_000
+    exploration_fraction: float = 0.1
+    exploration_initial_eps: float = 1.0
+    exploration_final_eps: float = 0.05
+    max_grad_norm: float = 10.0
+
+
+HYPERPARAMETERS: dict[str, type[PPOHyperparameters | DQNHyperparameters]] = {
+    "ppo": PPOHyperparameters,
+    "dqn": DQNHyperparameters,
+}
+
+
+@dataclasses.dataclass
+class SelfPlaySection:
+    snapshot_interval: int = 50_000
+    """K: every K steps the learner's weights join the snapshot pool."""
+    pool_size: int = 5
+    """Snapshots kept (the oldest leaves first)."""
+    sync_interval: int = 10_000
+    """Every this many steps the ``self`` opponent takes the learner's current weights."""
+
+
+@dataclasses.dataclass
+class EvaluationSection:
+    interval: int = 50_000
+    """Steps between evaluations against each baseline (the learning curve)."""
+    games: int = 200
+    """Games per baseline at each of those evaluations."""
+    final_games: int = 1000
+    """Games per pairing in the final tournament."""
+    opponents: list[str] = dataclasses.field(default_factory=list)
+    """Baselines (agent specs); empty: every agent of the game (``random`` and the heuristics)."""
+    filler: str = "random"
+    """Who takes the seats beyond the two compared agents in games of 3 or more players."""
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    name: str
+    env: EnvSection
+    algorithm: Literal["ppo", "dqn"]
+    total_timesteps: int
+    hyperparameters: PPOHyperparameters | DQNHyperparameters
+    seed: int = 0
+    n_envs: int = 8
+    vec_env: Literal["dummy", "subproc"] = "dummy"
+    learner_seat: int | Literal["random"] = "random"
+    opponents: dict[str, float] = dataclasses.field(default_factory=lambda: {"random": 1.0})
+    """Training opponents and their sampling weights: agent names, ``model:PATH``, ``self``, ``snapshot``."""
+    policy: PolicySection = dataclasses.field(default_factory=PolicySection)
+    self_play: SelfPlaySection = dataclasses.field(default_factory=SelfPlaySection)
+    evaluation: EvaluationSection = dataclasses.field(default_factory=EvaluationSection)
+    checkpoint_interval: int = 50_000
+    """Steps between checkpoints (a run resumes from the last one)."""
+    episode: Literal["game", "turn"] = "game"
+    """``game``: whole games against the opponents; ``turn``: single-turn training mode, one turn of
+    ``player_0`` per episode with its points as the reward (Dino Hunt, Dalek Dice; see
+    ``training/single_turn.py``)."""
+
+    @property
+    def uses_learner_opponents(self) -> bool:
+        return any(self.opponents.get(name, 0) > 0 for name in ("self", "snapshot"))
+
+    @property
+    def num_players(self) -> int:
+        return dice_envs.make(self.env.name, raw=True, **self.env.kwargs).game.num_players
+
+    def baselines(self) -> list[str]:
+        return list(self.evaluation.opponents) or list(agent_classes(self.env.name))
+
+
+# ------------------------------------------------------------------ loading
+def load_config(path: str | Path, overrides: Sequence[str] = ()) -> TrainConfig:
+    """Read a YAML config, apply ``key=value`` overrides (dotted keys), validate everything."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"no config file {str(path)!r}") from None
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: not valid YAML: {error}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: a config is a mapping of keys to values")
+    raw.setdefault("name", f"{path.parent.name}_{path.stem}")
+    return config_from_dict(apply_overrides(raw, overrides), source=str(path))
+
+
+def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, Any]:
+    """``["hyperparameters.n_steps=512", "opponents.self=0.5"]`` set nested keys; values are read as YAML."""
+    for override in overrides:
+        key, sep, text = override.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"an override is KEY=VALUE with a dotted KEY, got {override!r}")
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            raise ConfigError(f"override {override!r}: not a YAML value: {error}") from None
+        *parents, leaf = key.split(".")
+        node = raw
+        for depth, part in enumerate(parents):
+            child = node.setdefault(part, {})
+            if not isinstance(child, dict):
+                raise ConfigError(f"override {override!r}: {'.'.join(parents[: depth + 1])} is not a section")
+            node = child
+        node[leaf] = value
+    return raw
+
+
+def config_from_dict(raw: Mapping[str, Any], source: str = "config") -> TrainConfig:
+    algorithm = raw.get("algorithm")
+    if algorithm not in ALGORITHMS:
+        raise ConfigError(f"{source}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    config = _build(TrainConfig, raw, source, "", {"hyperparameters": HYPERPARAMETERS[algorithm]})
+    _validate(config, source)
+    return config
+
+
+def config_to_dict(config: TrainConfig) -> dict[str, Any]:
+    return dataclasses.asdict(config)
+
+
+def save_config(config: TrainConfig, path: str | Path) -> None:
+    Path(path).write_text(yaml.safe_dump(config_to_dict(config), sort_keys=False))
+
+
+# --------------------------------------------------------------- the schema
+def _build(cls: type, raw: Any, source: str, prefix: str, chosen: Mapping[str, type] = {}) -> Any:
+    """An instance of dataclass ``cls`` from ``raw``, checking keys and types; ``chosen`` fixes union fields."""
+    where = prefix.rstrip(".") or "the top level"
+    if not isinstance(raw, Mapping):
+        raise ConfigError(f"{source}: {where} must be a mapping of keys to values, got {raw!r}")
+    hints = typing.get_type_hints(cls)
+    fields = {field.name: field for field in dataclasses.fields(cls)}
+    for key in raw:
+        if key not in fields:
+            close = difflib.get_close_matches(str(key), fields, n=1)
+            hint = f" (did you mean {prefix + close[0]!r}?)" if close else ""
+            raise ConfigError(
+                f"{source}: unknown key {prefix + str(key)!r}{hint}; valid keys in {where}: {', '.join(fields)}"
+            )
+    values = {}
+    for name, field in fields.items():
+        key = f"{prefix}{name}"
+        if name not in raw:
+            if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+                if name in chosen or dataclasses.is_dataclass(hints[name]):
+                    values[name] = _build(chosen.get(name, hints[name]), {}, source, f"{key}.")
+                    continue
+                raise ConfigError(f"{source}: missing required key {key!r}")
+            continue
+        values[name] = _coerce(raw[name], chosen.get(name, hints[name]), source, key)
+    return cls(**values)
+
+
+def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:
+    """``value`` checked against the type ``hint`` (YAML's loose scalars tightened where safe)."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _build(hint, value, source, f"{key}.")
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        for option in args:
+            try:
+                return _coerce(value, option, source, key)
+            except ConfigError:
+                continue
+        raise ConfigError(f"{source}: {key} must be {_describe(hint)}, got {value!r}")
+    if origin is Literal:
+        if value in args:
+            return value
+        raise ConfigError(f"{source}: {key} must be one of {', '.join(map(repr, args))}, got {value!r}")
+    if origin is list:
+        if not isinstance(value, list):
+            raise ConfigError(f"{source}: {key} must be a list, got {value!r}")
+        return [_coerce(item, args[0], source, f"{key}[{index}]") for index, item in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"{source}: {key} must be a mapping, got {value!r}")
+        return {_coerce(k, args[0], source, key): _coerce(v, args[1], source, f"{key}.{k}") for k, v in value.items()}
+    if hint is Any:
+        return value
+    if hint is type(None) and value is None:
+        return None
+    if hint in SCALARS and isinstance(value, SCALARS[hint]) and (hint is bool or not isinstance(value, bool)):
+        return float(cast(float, value)) if hint is float else value
+    if hint is float and isinstance(value, str):
+        try:  # PyYAML reads 3e-4 (no dot) as a string
+            return float(value)
+        except ValueError:
+            pass
+    raise ConfigError(f"{source}: {key} must be {_describe(hint)}, got {value!r}")
+
+
+def _describe(hint: Any) -> str:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        return " or ".join(_describe(option) for option in args)
+    if origin is Literal:
+        return " or ".join(map(repr, args))
+    if hint is type(None):
+        return "null"
+    return {int: "an integer", float: "a number", str: "a string", bool: "true or false"}.get(hint, str(hint))
+
+
+# --------------------------------------------------------------- the values
+def _validate(config: TrainConfig, source: str) -> None:
+    def require(condition: bool, key: str, requirement: str) -> None:
+        if not condition:
+            raise ConfigError(f"{source}: {key} {requirement}")
+
+    try:
+        num_players = config.num_players
+        validate_opponents(config.env.name, config.opponents)
+        if config.episode == "turn":
+            require_race_game(config.env.name)
+    except ParameterError as error:
+        raise ConfigError(f"{source}: {error}") from None
+    require(bool(config.name) and "/" not in config.name, "name", "must be a non-empty name without '/'")
+    require(config.total_timesteps >= 1, "total_timesteps", f"must be at least 1, got {config.total_timesteps}")
+    require(config.n_envs >= 1, "n_envs", f"must be at least 1, got {config.n_envs}")
+    require(config.checkpoint_interval >= 1, "checkpoint_interval", "must be at least 1")
+    seat = config.learner_seat
+    require(seat == "random" or 0 <= int(seat) < num_players, "learner_seat", f"must be 'random' or 0..{num_players - 1}, got {seat}")
+    require(all(size >= 1 for size in config.policy.net_arch), "policy.net_arch", "sizes must be at least 1")
+    for name in ("snapshot_interval", "pool_size", "sync_interval"):
+        require(getattr(config.self_play, name) >= 1, f"self_play.{name}", "must be at least 1")
+    evaluation = config.evaluation
+    for name in ("interval", "games", "final_games"):
+        require(getattr(evaluation, name) >= 1, f"evaluation.{name}", "must be at least 1")
+    known = list(agent_classes(config.env.name))
+    for spec in [*evaluation.opponents, evaluation.filler]:
+        require(
+            spec in known or (spec.startswith(MODEL_PREFIX) and Path(spec.removeprefix(MODEL_PREFIX)).is_file()),
+            "evaluation",
+            f"names unknown agent {spec!r}; choose from {', '.join(known)} or model:PATH of an existing file",
+        )
+    _validate_hyperparameters(config.hyperparameters, config.n_envs, require)
+
+
+def _validate_hyperparameters(hp: PPOHyperparameters | DQNHyperparameters, n_envs: int, require: Any) -> None:
+    key = "hyperparameters."
+    require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
+    require(0 < hp.gamma <= 1, f"{key}gamma", f"must be in (0, 1], got {hp.gamma}")
+    require(hp.batch_size >= 1, f"{key}batch_size", "must be at least 1")
+    require(hp.max_grad_norm > 0, f"{key}max_grad_norm", "must be positive")
+    if isinstance(hp, PPOHyperparameters):
+        require(hp.n_steps * n_envs >= 2, f"{key}n_steps", "times n_envs must be at least 2")
+        require(hp.n_epochs >= 1, f"{key}n_epochs", "must be at least 1")
+        require(0 <= hp.gae_lambda <= 1, f"{key}gae_lambda", "must be in [0, 1]")
+        require(hp.clip_range > 0, f"{key}clip_range", "must be positive")
+        require(hp.ent_coef >= 0 and hp.vf_coef >= 0, f"{key}ent_coef/vf_coef", "must not be negative")
+        require(hp.target_kl is None or hp.target_kl > 0, f"{key}target_kl", "must be positive or null")
+    else:
+        require(hp.buffer_size >= n_envs, f"{key}buffer_size", "must hold at least one step of every env")
+        require(hp.learning_starts >= 0, f"{key}learning_starts", "must not be negative")
+        require(0 < hp.tau <= 1, f"{key}tau", "must be in (0, 1]")
+        require(hp.train_freq >= 1 and hp.gradient_steps >= 1, f"{key}train_freq/gradient_steps", "must be at least 1")
+        require(hp.target_update_interval >= 1, f"{key}target_update_interval", "must be at least 1")
+        require(0 <= hp.exploration_fraction <= 1, f"{key}exploration_fraction", "must be in [0, 1]")
+        for name in ("exploration_initial_eps", "exploration_final_eps"):
+            require(0 <= getattr(hp, name) <= 1, f"{key}{name}", "must be in [0, 1]")

@@ -1,0 +1,252 @@
+"""A Gymnasium single-agent view of any dice-envs game, with the other seats played by an opponent pool.
+
+    from training.single_agent import SingleAgentEnv
+    env = SingleAgentEnv("dino_hunt_v0", opponents={"random": 1, "cup_counter": 1})
+    obs, info = env.reset(seed=0)
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+The learner takes one seat (a random one per episode by default); every other seat is filled, per
+episode, by an opponent drawn from the pool by weight and played inside ``step`` until the
+learner must decide again or the game is over.  The reward is the learner's own (its share of
+every step's reward since it last acted), so a loss caused by an opponent's move reaches it.
+
+Pool entries are any agent of the game (``random``, the scripted heuristics), ``model:PATH`` (a
+saved model, played greedily), and, once a trainer has supplied policies through
+``set_learner_policies``, ``self`` (the learner's current weights) and ``snapshot`` (a frozen
+earlier learner, drawn uniformly from the snapshot pool).  Learner policies act stochastically.
+
+``action_masks()`` lives on the env, so sb3-contrib finds it through ``SubprocVecEnv`` too.  An
+illegal learner action ends the episode with -1 for the learner, like PettingZoo's
+``TerminateIllegalWrapper``; an opponent's illegal action raises (``raw_env``).  Every game is registered with Gymnasium when ``training`` is
+imported: ``gymnasium.make("dice_envs/DinoHunt-v0", opponents={...})``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+import dice_envs
+from agents import Agent, agent_classes, make_agent
+from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
+from dice_envs.core.engine import ParameterError
+
+LEARNER_POLICIES = ("self", "snapshot")
+"""Pool entries played by the learner's own policies, supplied by the trainer."""
+MODEL_PREFIX = "model:"
+MAX_EMPTY_GAMES = 100
+"""Games in a row that may end before the learner has a decision, before ``reset`` gives up."""
+
+
+def gymnasium_id(env_name: str) -> str:
+    """``dino_hunt_v0`` -> ``dice_envs/DinoHunt-v0``."""
+    match = re.fullmatch(r"(.+)_v(\d+)", env_name)
+    if not match:
+        raise ParameterError(f"environment name {env_name!r} does not end in a version like _v0")
+    stem, version = match.groups()
+    return f"dice_envs/{''.join(part.capitalize() for part in stem.split('_'))}-v{version}"
+
+
+def register_gymnasium_envs() -> list[str]:
+    """Register every dice-envs game's single-agent view with Gymnasium; returns the ids."""
+    ids = []
+    for env_name in dice_envs.list_envs():
+        env_id = gymnasium_id(env_name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="training.single_agent:SingleAgentEnv", kwargs={"env_name": env_name})
+        ids.append(env_id)
+    return ids
+
+
+def validate_opponents(env_name: str, opponents: Mapping[str, float]) -> None:
+    """A clear ``ParameterError`` unless every entry names an opponent and the weights make sense."""
+    if not opponents:
+        raise ParameterError("the opponent pool is empty; give at least one opponent with a positive weight")
+    known = [*agent_classes(env_name), *LEARNER_POLICIES]
+    for name, weight in opponents.items():
+        if name.startswith(MODEL_PREFIX):
+            if not Path(name.removeprefix(MODEL_PREFIX)).is_file():
+                raise ParameterError(f"opponent {name!r}: no such model file")
+        elif name not in known:
+            raise ParameterError(
+                f"unknown opponent {name!r} for {env_name}; choose from {', '.join(known)} or model:PATH"
+            )
+        if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
+            raise ParameterError(f"opponent weight for {name!r} must be a number >= 0, got {weight!r}")
+    if sum(opponents.values()) <= 0:
+        raise ParameterError("opponent weights must not all be zero")
+
+
+class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of a dice-envs game as a Gymnasium env; see the module docstring.
+
+    ``env_name``: a registered game; ``env_kwargs``: its arguments (``num_players``,
+    ``reward_mode``, game parameters...); ``learner_seat``: ``"random"`` or a seat index;
+    ``opponents``: pool entry -> sampling weight (default: only ``random``).
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it so
+
+    def __init__(
+        self,
+        env_name: str,
+        env_kwargs: Mapping[str, Any] | None = None,
+        learner_seat: int | str = "random",
+        opponents: Mapping[str, float] | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.env_name = env_name
+        # raw: an opponent's illegal move is a bug and raises; the learner's is handled in step()
+        self.game_env = dice_envs.make(env_name, raw=True, render_mode=render_mode, **dict(env_kwargs or {}))
+        self.render_mode = render_mode
+        self.num_players = self.game_env.game.num_players
+        if learner_seat != "random" and (
+            isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < self.num_players
+        ):
+            raise ParameterError(
+                f"learner_seat must be 'random' or a seat from 0 to {self.num_players - 1}, got {learner_seat!r}"
+            )
+        self.learner_seat = learner_seat
+        pool = dict(opponents) if opponents is not None else {"random": 1.0}
+        validate_opponents(env_name, pool)
+        self.opponent_names = [name for name, weight in pool.items() if weight > 0]
+        weights = np.array([pool[name] for name in self.opponent_names], dtype=float)
+        self.opponent_weights = weights / weights.sum()
+
+        agent = self.game_env.possible_agents[0]
+        self.observation_space = cast(spaces.Box, self.game_env.observation_space(agent)["observation"])
+        self.action_space = spaces.Discrete(self.game_env.action_space(agent).n)
+        self._fixed_agents: dict[tuple[int, str], Agent] = {}
+        self._self_policy: Agent | None = None
+        self._snapshots: list[Agent] = []
+        self._seat_agents: dict[int, Agent] = {}
+        self._seat_labels: dict[int, str] = {}
+        self.seat = 0
+        self._mask = np.zeros(self.action_space.n, dtype=bool)
+        self._observation: np.ndarray = np.zeros(self.observation_space.shape, dtype=np.float32)
+        """The learner's latest observation: where it must decide, or the end of the game."""
+
+    # ------------------------------------------------------------ opponents
+    def set_learner_policies(self, current: bytes | None, snapshots: Sequence[bytes]) -> None:
+        """Supply the learner's current weights (the ``self`` opponent) and the snapshot pool,
+        each as ``training.policy_agent.policy_to_bytes`` output; applies from the next episode."""
+        from training.policy_agent import PolicyAgent, policy_from_bytes
+
+        def build(blob: bytes, label: str) -> Agent:
+            return PolicyAgent(self.game_env, policy_from_bytes(blob), label=label, deterministic=False)
+
+        self._self_policy = build(current, "self") if current is not None else None
+        self._snapshots = [build(blob, f"snapshot{index}") for index, blob in enumerate(snapshots)]
+
+    def _opponent(self, seat: int, name: str) -> Agent:
+        if name == "self":
+            if self._self_policy is None:
+                raise ParameterError("the 'self' opponent needs the learner's policy: call set_learner_policies first")
+            return self._self_policy
+        if name == "snapshot":
+            if not self._snapshots:
+                raise ParameterError("the 'snapshot' opponent needs a snapshot pool: call set_learner_policies first")
+            return self._snapshots[int(self.np_random.integers(len(self._snapshots)))]
+        key = (seat, name)  # one instance per seat: scripted agents may remember things within a game
+        if key not in self._fixed_agents:
+            if name.startswith(MODEL_PREFIX):
+                from training.policy_agent import load_model_agent
+
+                self._fixed_agents[key] = load_model_agent(self.game_env, name.removeprefix(MODEL_PREFIX))
+            else:
+                self._fixed_agents[key] = make_agent(self.env_name, name, self.game_env)
+        return self._fixed_agents[key]
+
+    # ------------------------------------------------------------- gym API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        for _ in range(MAX_EMPTY_GAMES):
+            self._start_game()
+            result = self._play_opponents()
+            if result is None:
+                return self._observation, {"seat": self.seat}
+        raise RuntimeError(f"{MAX_EMPTY_GAMES} games in a row ended before the learner had a decision")
+
+    def _start_game(self) -> None:
+        rng = self.np_random
+        self.seat = int(rng.integers(self.num_players)) if self.learner_seat == "random" else int(self.learner_seat)
+        self.game_env.reset(seed=int(rng.integers(2**31)))
+        self._seat_agents, self._seat_labels = {}, {}
+        for seat in range(self.num_players):
+            if seat == self.seat:
+                continue
+            name = self.opponent_names[int(rng.choice(len(self.opponent_names), p=self.opponent_weights))]
+            agent = self._opponent(seat, name)
+            agent.rng = np.random.default_rng(int(rng.integers(2**31)))
+            agent.reset()
+            self._seat_agents[seat] = agent
+            self._seat_labels[seat] = name
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self._mask.any():
+            raise RuntimeError("step() called after the episode ended; call reset()")
+        env = self.game_env
+        learner = env.possible_agents[self.seat]
+        action = int(action)
+        illegal = not (0 <= action < len(self._mask) and self._mask[action])
+        if illegal:  # the game ends with a loss for the learner and its position is left as it was
+            self._mask[:] = False
+            self._observation = self._observation.copy()  # the position is unchanged; a new array all the same
+            reward = ILLEGAL_MOVE_REWARD
+        else:
+            env.step(action)
+            reward = env.rewards[learner] + (self._play_opponents() or 0.0)
+        terminated = illegal or env.game.is_terminal(env.game_state)
+        truncated = not terminated and env.truncations[learner]
+        info: dict[str, Any] = {"seat": self.seat}
+        if terminated or truncated:
+            info.update(self._episode_summary(illegal))
+        return self._observation, float(reward), bool(terminated), bool(truncated), info
+
+    def _play_opponents(self) -> float | None:
+        """Play other seats until the learner must decide (returns ``None``) or the game is over
+        (returns the learner's reward collected on the way).  The step cap bounds the loop."""
+        env = self.game_env
+        learner = env.possible_agents[self.seat]
+        collected = 0.0
+        while True:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                self._observation = env.observe(learner)["observation"]
+                self._mask[:] = False
+                return collected
+            if agent == learner:
+                observed = env.observe(learner)
+                self._observation, self._mask = observed["observation"], observed["action_mask"].astype(bool)
+                return None
+            obs = env.observe(agent)
+            env.step(self._seat_agents[env.possible_agents.index(agent)].act(obs["observation"], obs["action_mask"]))
+            collected += env.rewards[learner]
+
+    def _episode_summary(self, illegal: bool) -> dict[str, Any]:
+        game, state = self.game_env.game, self.game_env.game_state
+        finished = game.is_terminal(state)
+        winners = game.winners(state) if finished else []
+        won = finished and self.seat in winners and len(winners) < self.num_players
+        return {
+            "is_success": won,  # SB3 logs its mean as rollout/success_rate
+            "learner_return": ILLEGAL_MOVE_REWARD if illegal else game.returns(state)[self.seat] if finished else 0.0,
+            "illegal_action": illegal,
+            "opponents": [self._seat_labels[seat] for seat in sorted(self._seat_labels)],
+        }
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's pending decision (all ``False`` once the game is over)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:
+        return self.game_env.render()
+
+    def close(self) -> None:
+        self.game_env.close()

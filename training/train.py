@@ -1,0 +1,495 @@
+"""Training runs: MaskablePPO or masked DQN on the single-agent view, with everything a run keeps.
+
+    result = start_run(load_config("configs/dino_hunt/ppo.yaml"))     # runs/dino_hunt_ppo-<time>/
+    result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
+
+A run directory holds::
+
+    config.yaml          the resolved config (every key, defaults filled in)
+    checkpoints/latest/  model.zip (with optimiser), replay_buffer.pkl (DQN), pool/ (self-play
+                         policies), state.json (step count, schedule, metrics so far)
+    checkpoints/model_<step>.zip   the model at every checkpoint
+    tensorboard/         SB3's logs plus eval/win_rate_vs_<baseline>
+    metrics.json         every evaluation so far, training win rate, time
+    learning_curve.png   win rate against each baseline over training, with 95% intervals
+    model.zip            the final model
+    evaluation.json/.md  the final tournament: the learner against every baseline
+
+Checkpoints are taken between rollouts (after an update, before the next collection), so a
+resumed run continues from exactly the checkpoint's step count, weights, optimiser state,
+replay buffer, self-play pool and metrics.  Episodes under way at the checkpoint are not kept:
+the environments start new games on resume.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import json
+import shutil
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: runs on machines without a display
+import matplotlib.pyplot as plt
+import torch as th
+import yaml
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.base_class import BaseAlgorithm
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.off_policy_algorithm import OffPolicyAlgorithm
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+
+from training.config import ConfigError, TrainConfig, apply_overrides, config_from_dict, save_config
+from training.masked_dqn import MaskedDQN
+from training.policy_agent import PolicyAgent, policy_to_bytes
+from training.single_agent import SingleAgentEnv
+from training.single_turn import SingleTurnEnv
+from training.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
+
+ALGORITHM_CLASSES: dict[str, type[BaseAlgorithm]] = {"ppo": MaskablePPO, "dqn": MaskedDQN}
+ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
+LEARNER = "learner"
+RECENT_EPISODES = 200
+"""Training episodes behind the progress bar's live win rate."""
+RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval")
+RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
+"""Keys that may change when a run resumes; the rest are baked into the saved model."""
+EVALUATION_SEED_OFFSET = 1
+"""Periodic evaluations use seeds from ``seed + 1``; the final tournament from ``seed``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RunPaths:
+    root: Path
+
+    @property
+    def config(self) -> Path:
+        return self.root / "config.yaml"
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.root / "checkpoints"
+
+    @property
+    def latest(self) -> Path:
+        return self.checkpoints / "latest"
+
+    @property
+    def tensorboard(self) -> Path:
+        return self.root / "tensorboard"
+
+    @property
+    def metrics(self) -> Path:
+        return self.root / "metrics.json"
+
+    @property
+    def learning_curve(self) -> Path:
+        return self.root / "learning_curve.png"
+
+    @property
+    def model(self) -> Path:
+        return self.root / "model.zip"
+
+
+@dataclasses.dataclass
+class TrainingState:
+    """Everything besides the model and pool that a resumed run needs; saved as JSON."""
+
+    num_timesteps: int = 0
+    elapsed_s: float = 0.0
+    next_evaluation: int = 0
+    next_checkpoint: int = 0
+    next_snapshot: int = 0
+    next_sync: int = 0
+    episodes: int = 0
+    wins: int = 0
+    evaluations: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class RunResult:
+    run_dir: Path
+    evaluation: TournamentResult
+    elapsed_s: float
+
+
+# ------------------------------------------------------------ entry points
+def start_run(
+    config: TrainConfig, runs_root: Path = Path("runs"), run_dir: Path | None = None, progress: bool = True
+) -> RunResult:
+    """Train ``config`` from scratch in a new run directory, then evaluate the final model."""
+    root = run_dir or _new_run_dir(runs_root, config.name)
+    if root.exists() and any(root.iterdir()):
+        raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
+    paths = RunPaths(root)
+    paths.checkpoints.mkdir(parents=True, exist_ok=True)
+    save_config(config, paths.config)
+    th.set_num_threads(1)  # small networks: threads only contend with the environments
+    env = make_training_env(config, config.seed)
+    model = build_model(config, env, paths.tensorboard)
+    state = TrainingState(next_checkpoint=config.checkpoint_interval)
+    pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
+    state.next_snapshot, state.next_sync = config.self_play.snapshot_interval, config.self_play.sync_interval
+    return Trainer(config, paths, model, state, pool, progress).run(reset_num_timesteps=True)
+
+
+def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True) -> RunResult:
+    """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it)."""
+    paths = RunPaths(run_dir)
+    if not paths.config.is_file():
+        raise ConfigError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
+    for override in overrides:
+        key = override.partition("=")[0]
+        if key not in RESUMABLE_KEYS and not key.startswith(RESUMABLE_SECTIONS):
+            allowed = ", ".join([*RESUMABLE_KEYS, *(f"{section}*" for section in RESUMABLE_SECTIONS)])
+            raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
+    config = config_from_dict(apply_overrides(yaml.safe_load(paths.config.read_text()), overrides), source=str(paths.config))
+    checkpoint = latest_checkpoint(paths)
+    if checkpoint is None:
+        raise ConfigError(f"{str(run_dir)!r} has no checkpoint yet; start the run again")
+    state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
+    save_config(config, paths.config)
+    th.set_num_threads(1)
+    env = make_training_env(config, config.seed + state.num_timesteps)  # new games, not the first ones again
+    algorithm = ALGORITHM_CLASSES[config.algorithm]
+    model = algorithm.load(checkpoint / "model.zip", env=env, device="cpu")
+    if isinstance(model, OffPolicyAlgorithm):
+        model.load_replay_buffer(checkpoint / "replay_buffer.pkl")
+    model.tensorboard_log = str(paths.tensorboard)
+    return Trainer(config, paths, model, state, LearnerPool.load(checkpoint / "pool"), progress).run(reset_num_timesteps=False)
+
+
+def latest_checkpoint(paths: RunPaths) -> Path | None:
+    """The last complete checkpoint (``latest``, or the one a crash left while replacing it)."""
+    for candidate in (paths.latest, paths.checkpoints / "latest.old"):
+        if (candidate / "state.json").is_file():
+            return candidate
+    return None
+
+
+def _new_run_dir(runs_root: Path, name: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    root, suffix = runs_root / f"{name}-{stamp}", 1
+    while root.exists():
+        suffix += 1
+        root = runs_root / f"{name}-{stamp}-{suffix}"
+    return root
+
+
+# ------------------------------------------------------------ construction
+def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
+    vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
+    if config.episode == "turn":
+        turn_kwargs = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
+        return make_vec_env(SingleTurnEnv, n_envs=config.n_envs, seed=seed, env_kwargs=turn_kwargs, vec_env_cls=vec_env_cls)
+    env_kwargs = {
+        "env_name": config.env.name,
+        "env_kwargs": config.env.kwargs,
+        "learner_seat": config.learner_seat,
+        "opponents": config.opponents,
+    }
+    return make_vec_env(SingleAgentEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls)
+
+
+def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) -> BaseAlgorithm:
+    policy_kwargs = {"net_arch": list(config.policy.net_arch), "activation_fn": ACTIVATIONS[config.policy.activation]}
+    return ALGORITHM_CLASSES[config.algorithm](
+        "MlpPolicy",
+        env,
+        policy_kwargs=policy_kwargs,
+        seed=config.seed,
+        device="cpu",
+        tensorboard_log=str(tensorboard_dir) if tensorboard_dir else None,
+        **dataclasses.asdict(config.hyperparameters),
+    )
+
+
+@dataclasses.dataclass
+class LearnerPool:
+    """The learner's policies that opponents may play: its current weights and frozen snapshots."""
+
+    current: bytes
+    snapshots: list[bytes]
+
+    def push(self, env: VecEnv) -> None:
+        env.env_method("set_learner_policies", self.current, self.snapshots)
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True)
+        (directory / "current.pt").write_bytes(self.current)
+        for index, blob in enumerate(self.snapshots):
+            (directory / f"snapshot_{index:03d}.pt").write_bytes(blob)
+
+    @classmethod
+    def load(cls, directory: Path) -> LearnerPool:
+        snapshots = [path.read_bytes() for path in sorted(directory.glob("snapshot_*.pt"))]
+        return cls((directory / "current.pt").read_bytes(), snapshots)
+
+
+# ------------------------------------------------------------------ the run
+class Trainer:
+    """Runs ``model.learn`` with the run's callbacks, then the final evaluation."""
+
+    def __init__(
+        self, config: TrainConfig, paths: RunPaths, model: BaseAlgorithm, state: TrainingState, pool: LearnerPool, progress: bool
+    ) -> None:
+        self.config = config
+        self.paths = paths
+        self.model = model
+        self.state = state
+        self.pool = pool
+        self.console = Console(quiet=not progress)
+        self.progress = progress
+        self.recent: collections.deque[bool] = collections.deque(maxlen=RECENT_EPISODES)
+        self.baselines = [entrant_from_spec(config.env.name, spec) for spec in config.baselines()]
+        self.session_start = time.perf_counter()
+        self.elapsed_before = state.elapsed_s
+
+    @property
+    def elapsed_s(self) -> float:
+        return self.elapsed_before + time.perf_counter() - self.session_start
+
+    @property
+    def env(self) -> VecEnv:
+        env = self.model.get_env()
+        assert env is not None, "the model is built or loaded with its environments"
+        return env
+
+    def run(self, reset_num_timesteps: bool) -> RunResult:
+        config = self.config
+        if config.uses_learner_opponents:
+            self.pool.push(self.env)
+        remaining = max(0, config.total_timesteps - self.state.num_timesteps)
+        self.console.print(f"run directory: {self.paths.root}")
+        with self._progress_bar() as bar:
+            callback = RunCallback(self, bar)
+            try:
+                self.model.learn(remaining, callback=callback, reset_num_timesteps=reset_num_timesteps, tb_log_name=config.algorithm)
+            except KeyboardInterrupt:
+                checkpoint = latest_checkpoint(self.paths)
+                step = json.loads((checkpoint / "state.json").read_text())["num_timesteps"] if checkpoint else None
+                raise TrainingInterrupted(self.paths.root, step) from None
+        self.state.num_timesteps = self.model.num_timesteps
+        if not self.state.evaluations or self.state.evaluations[-1]["step"] != self.state.num_timesteps:
+            self.evaluate(self.state.num_timesteps)  # the learning curve ends at the final model
+        self.write_checkpoint()
+        self.model.save(self.paths.model)
+        self.env.close()
+        training_time = self.state.elapsed_s
+        self.console.print(f"trained {self.state.num_timesteps} steps in {training_time:.0f} s; final evaluation...")
+        evaluation = self.final_evaluation()
+        self.write_metrics(final=evaluation, training_time_s=training_time)
+        return RunResult(self.paths.root, evaluation, training_time)
+
+    def _progress_bar(self) -> Progress:
+        return Progress(
+            TextColumn(f"[bold]{self.config.name}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[fps]:>5} steps/s"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=self.console,
+            disable=not self.progress,
+        )
+
+    # ------------------------------------------------------------ schedule
+    def at_rollout_boundary(self, num_timesteps: int) -> None:
+        """Between an update and the next collection: the only moments the model can be saved and resumed exactly."""
+        state, self_play = self.state, self.config.self_play
+        state.num_timesteps = num_timesteps
+        if self.config.uses_learner_opponents:
+            changed = False
+            if num_timesteps >= state.next_snapshot:
+                self.pool.snapshots = [*self.pool.snapshots, policy_to_bytes(self.model.policy)][-self_play.pool_size :]
+                state.next_snapshot = num_timesteps + self_play.snapshot_interval
+                changed = True
+            if num_timesteps >= state.next_sync or changed:
+                self.pool.current = policy_to_bytes(self.model.policy)
+                state.next_sync = num_timesteps + self_play.sync_interval
+                self.pool.push(self.env)
+        if num_timesteps >= state.next_evaluation:
+            self.evaluate(num_timesteps)
+            state.next_evaluation = num_timesteps + self.config.evaluation.interval
+        if num_timesteps >= state.next_checkpoint:
+            state.next_checkpoint = num_timesteps + self.config.checkpoint_interval
+            self.write_checkpoint()
+
+    def record_episode(self, won: bool) -> None:
+        self.state.episodes += 1
+        self.state.wins += won
+        self.recent.append(won)
+
+    @property
+    def recent_win_rate(self) -> float | None:
+        return sum(self.recent) / len(self.recent) if self.recent else None
+
+    # ---------------------------------------------------------- evaluation
+    def learner_entrant(self) -> Entrant:
+        policy = self.model.policy
+        return Entrant(LEARNER, lambda env, seed: PolicyAgent(env, policy, label=LEARNER, seed=seed))
+
+    def evaluate(self, num_timesteps: int) -> None:
+        evaluation = self.config.evaluation
+        result = run_tournament(
+            self.config.env.name,
+            [self.learner_entrant(), *self.baselines],
+            evaluation.games,
+            seed=self.config.seed + EVALUATION_SEED_OFFSET,
+            env_kwargs=self.config.env.kwargs,
+            filler=evaluation.filler,
+            focus=LEARNER,
+        )
+        record: dict[str, Any] = {"step": num_timesteps, "elapsed_s": round(self.elapsed_s, 1), "training_win_rate": self.recent_win_rate, "vs": {}}
+        for baseline in result.entrants[1:]:
+            own, other = result.head_to_head(LEARNER, baseline), result.opponent_in(LEARNER, baseline)
+            record["vs"][baseline] = {
+                "win_rate": own.win_rate,
+                "win_rate_ci95": list(own.win_rate_interval()),
+                "opponent_win_rate": other.win_rate,
+                "games": own.games,
+            }
+            self.model.logger.record(f"eval/win_rate_vs_{baseline}", own.win_rate)
+        self.state.evaluations.append(record)
+        self.write_metrics()
+        plot_learning_curve(self.state.evaluations, self.paths.learning_curve, self.config.name, result.num_players)
+        summary = ", ".join(f"{name} {values['win_rate']:.2f}" for name, values in record["vs"].items())
+        self.console.print(f"step {num_timesteps}: win rate vs {summary}")
+
+    def final_evaluation(self) -> TournamentResult:
+        evaluation = self.config.evaluation
+        result = run_tournament(
+            self.config.env.name,
+            [self.learner_entrant(), *self.baselines],
+            evaluation.final_games,
+            seed=self.config.seed,
+            env_kwargs=self.config.env.kwargs,
+            filler=evaluation.filler,
+            focus=LEARNER,
+        )
+        save_result(result, self.paths.root, "evaluation")
+        return result
+
+    # ------------------------------------------------------------- writing
+    def write_metrics(self, final: TournamentResult | None = None, training_time_s: float | None = None) -> None:
+        metrics: dict[str, Any] = {
+            "name": self.config.name,
+            "env": self.config.env.name,
+            "algorithm": self.config.algorithm,
+            "num_timesteps": self.state.num_timesteps,
+            "elapsed_s": round(self.elapsed_s, 1),
+            "training_episodes": self.state.episodes,
+            "training_win_rate": self.state.wins / self.state.episodes if self.state.episodes else None,
+            "evaluations": self.state.evaluations,
+        }
+        if final is not None:
+            metrics["training_time_s"] = round(training_time_s or 0.0, 1)
+            metrics["final"] = {
+                baseline: {
+                    "win_rate": final.head_to_head(LEARNER, baseline).win_rate,
+                    "win_rate_ci95": list(final.head_to_head(LEARNER, baseline).win_rate_interval()),
+                    "opponent_win_rate": final.opponent_in(LEARNER, baseline).win_rate,
+                    "games": final.head_to_head(LEARNER, baseline).games,
+                }
+                for baseline in final.entrants[1:]
+            }
+        self.paths.metrics.write_text(json.dumps(metrics, indent=2) + "\n")
+
+    def write_checkpoint(self) -> None:
+        """Write ``checkpoints/latest`` whole, then swap it in, so an interruption never leaves half a checkpoint."""
+        self.state.elapsed_s = self.elapsed_s
+        checkpoints = self.paths.checkpoints
+        staging, previous = checkpoints / "latest.tmp", checkpoints / "latest.old"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        self.model.save(staging / "model.zip")
+        if isinstance(self.model, OffPolicyAlgorithm):
+            self.model.save_replay_buffer(staging / "replay_buffer.pkl")
+        self.pool.save(staging / "pool")
+        (staging / "state.json").write_text(json.dumps(dataclasses.asdict(self.state), indent=2) + "\n")
+        shutil.copyfile(staging / "model.zip", checkpoints / f"model_{self.state.num_timesteps:09d}.zip")
+        shutil.rmtree(previous, ignore_errors=True)
+        if self.paths.latest.exists():
+            self.paths.latest.rename(previous)
+        staging.rename(self.paths.latest)
+        shutil.rmtree(previous, ignore_errors=True)
+
+
+class TrainingInterrupted(Exception):
+    """Ctrl-C during training; the run can be resumed from its last checkpoint."""
+
+    def __init__(self, run_dir: Path, checkpoint_step: int | None) -> None:
+        where = f"the last checkpoint (step {checkpoint_step})" if checkpoint_step is not None else "nothing: no checkpoint yet"
+        super().__init__(f"interrupted; `dice-envs train --resume {run_dir}` continues from {where}")
+        self.run_dir = run_dir
+        self.checkpoint_step = checkpoint_step
+
+
+class RunCallback(BaseCallback):
+    """Hooks the trainer's schedule and the progress bar into ``model.learn``."""
+
+    def __init__(self, trainer: Trainer, bar: Progress) -> None:
+        super().__init__()
+        self.trainer = trainer
+        self.bar = bar
+        self.task = bar.add_task("train", total=trainer.config.total_timesteps, completed=trainer.state.num_timesteps, fps="", status="")
+        self.last_refresh = 0.0
+        self.start_time = time.perf_counter()
+        self.start_step = trainer.state.num_timesteps
+
+    def _on_rollout_start(self) -> None:
+        self.trainer.at_rollout_boundary(self.num_timesteps)
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            if "is_success" in info:
+                self.trainer.record_episode(bool(info["is_success"]))
+        now = time.perf_counter()
+        if now - self.last_refresh > 0.2:
+            self.last_refresh = now
+            fps = (self.num_timesteps - self.start_step) / max(now - self.start_time, 1e-9)
+            self.bar.update(self.task, completed=self.num_timesteps, fps=f"{fps:.0f}", status=self._status())
+        return True
+
+    def _status(self) -> str:
+        parts = []
+        recent = self.trainer.recent_win_rate
+        if recent is not None:
+            parts.append(f"training win rate {recent:.2f}")
+        if self.trainer.state.evaluations:
+            last = self.trainer.state.evaluations[-1]["vs"]
+            parts.append("eval " + " ".join(f"{name} {values['win_rate']:.2f}" for name, values in last.items()))
+        return " | ".join(parts)
+
+
+def plot_learning_curve(evaluations: Sequence[dict[str, Any]], path: Path, title: str, num_players: int) -> None:
+    """Win rate against each baseline over training, with its 95% interval, and the chance line."""
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    steps = [record["step"] for record in evaluations]
+    for baseline in evaluations[0]["vs"] if evaluations else []:
+        rates = [record["vs"][baseline]["win_rate"] for record in evaluations]
+        lows, highs = zip(*(record["vs"][baseline]["win_rate_ci95"] for record in evaluations))
+        (line,) = axes.plot(steps, rates, marker="o", markersize=3, label=f"vs {baseline}")
+        axes.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
+    axes.axhline(1 / num_players, color="grey", linestyle=":", label="chance")
+    axes.set(xlabel="training steps", ylabel="learner win rate", ylim=(0, 1), title=title)
+    axes.grid(alpha=0.3)
+    axes.legend(loc="lower right")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def print_final(result: RunResult, console: Console | None = None) -> None:
+    console = console or Console()
+    console.print(format_table(result.evaluation), highlight=False, markup=False)
+    console.print(f"\nrun directory: {result.run_dir} (training time {result.elapsed_s:.0f} s)", highlight=False)
