@@ -28,14 +28,12 @@ from dice_envs.age_of_craft.rules import (
     ASK,
     BUILD,
     CANCEL,
+    COSTS,
     END,
     GIVE,
     IGNORE,
-    LIBRARY_PAIRS,
     OWN_DIE,
     PAY,
-    PAY_DOWN,
-    PAY_LOWER,
     PAY_UP,
     PLAYER,
     REJECT,
@@ -49,6 +47,7 @@ from dice_envs.age_of_craft.rules import (
     USE_INDEX,
     Decision,
     Step,
+    payment,
 )
 
 PRODUCTION_GOAL = 4
@@ -141,16 +140,11 @@ class CraftAgent(Agent):
 
     def needs(self, table: Table) -> np.ndarray:
         """Dice by value that the wish still lacks."""
-        need = np.zeros(FACES)
-        for value in CARDS[self.wish(table)].cost:
-            need[value - 1] += 1
-        return np.maximum(need - table.dice[0], 0)
+        return np.maximum(np.array(COSTS[self.wish(table)]) - table.dice[0], 0)
 
     def dice_worth(self, dice: np.ndarray, table: Table) -> float:
-        need = np.zeros(FACES)
-        for value in CARDS[self.wish(table)].cost:
-            need[value - 1] += 1
-        return float(dice @ FACE_WORTH + WISH_WORTH * np.minimum(dice, need).sum())
+        wish_cost = np.array(COSTS[self.wish(table)])
+        return float(dice @ FACE_WORTH + WISH_WORTH * np.minimum(dice, wish_cost).sum())
 
     def die_use(self, table: Table, value: int) -> float:
         """How much the observer would lose by giving up one die of ``value``."""
@@ -194,7 +188,7 @@ class CraftAgent(Agent):
         if decision == Decision.PAY:
             exact = [a for a in legal if PAY <= a < PAY_UP]
             modified = [a for a in legal if a >= PAY_UP]
-            return min(exact or modified, key=lambda a: self.die_use(table, self.paid_value(a)))
+            return min(exact or modified, key=lambda a: self.die_use(table, payment(a)[0]))
         return self.effect(table, legal)
 
     def exchange(self, table: Table, legal: set[int]) -> int:
@@ -327,17 +321,6 @@ class CraftAgent(Agent):
         """The legal ``base + v - 1`` action with the highest ``score(v)``."""
         actions = [a for a in legal if base <= a < base + FACES]
         return max(actions, key=lambda a: (score(a - base + 1), a - base))
-
-    @staticmethod
-    def paid_value(action: int) -> int:
-        """Value of the die a pay action hands over."""
-        if action < PAY_UP:
-            return action - PAY + 1
-        if action < PAY_DOWN:
-            return action - PAY_UP + 1
-        if action < PAY_LOWER:
-            return action - PAY_DOWN + 2
-        return LIBRARY_PAIRS[action - PAY_LOWER][0]
 
 
 class Builder(CraftAgent):

@@ -44,6 +44,7 @@ MAX_POINTS = (
 class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
     def __init__(self, game: AgeOfCraft) -> None:
         n = game.num_players
+        self.game = game
         self.num_players = n
         seats = seat_labels(n)
         self.layout = ObservationLayout(
@@ -92,15 +93,7 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
         players = [state.players[seat] for seat in seats]
         effect = state.effect
         decision = state.decision
-        acting = -1
-        if decision in (Decision.EXCHANGE, Decision.TAKE):
-            acting = state.picker
-        elif decision == Decision.RESPOND:
-            acting = state.offer.target
-        elif decision == Decision.EFFECT:
-            acting = effect.decider
-        elif decision != Decision.GAME_OVER:
-            acting = state.active
+        acting = self.game.current_player(state)  # TERMINAL (-1) once the game is over
         points = [victory_points(player) for player in players]
         values: list[float] = [points[0]]
         values += one_hot(decision, len(Decision))

@@ -284,6 +284,18 @@ def _payable(cost: tuple[int, ...], dice: tuple[int, ...], mercantile: int, libr
     return False
 
 
+def payment(action: int) -> tuple[int, int, int]:
+    """A pay action as (value of the die paid, value it counts as, the modifying kind or -1)."""
+    if action < PAY_UP:
+        return action - PAY + 1, action - PAY + 1, -1
+    if action < PAY_DOWN:
+        return action - PAY_UP + 1, action - PAY_UP + 2, Kind.MERCANTILE_HOUSE
+    if action < PAY_LOWER:
+        return action - PAY_DOWN + 2, action - PAY_DOWN + 1, Kind.MERCANTILE_HOUSE
+    die, counts_as = LIBRARY_PAIRS[action - PAY_LOWER]
+    return die, counts_as, Kind.LIBRARY
+
+
 def random_supply(rng: np.random.Generator) -> list[int]:
     """One kind each of A, N, C, D, L and two of O, drawn from the implemented Random Cards."""
     kinds: list[int] = []
@@ -671,22 +683,12 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
 
     # ---------------------------------------------------------------- building
     def _pay_apply(self, state: AgeOfCraftState, action: int) -> None:
-        if action < PAY_UP:
-            die = counts_as = action - PAY
-        elif action < PAY_DOWN:
-            die = action - PAY_UP
-            counts_as = die + 1
-            state.used[Kind.MERCANTILE_HOUSE] += 1
-        elif action < PAY_LOWER:
-            die = action - PAY_DOWN + 1
-            counts_as = die - 1
-            state.used[Kind.MERCANTILE_HOUSE] += 1
-        else:
-            die, counts_as = (v - 1 for v in LIBRARY_PAIRS[action - PAY_LOWER])
-            state.used[Kind.LIBRARY] += 1
-        state.players[state.active].dice[die] -= 1
+        die, counts_as, modifier = payment(action)
+        if modifier >= 0:
+            state.used[modifier] += 1
+        state.players[state.active].dice[die - 1] -= 1
         state.stock += 1
-        state.cost_left[counts_as] -= 1
+        state.cost_left[counts_as - 1] -= 1
         if not any(state.cost_left):
             self._build(state, state.paying)
             state.paying = -1
