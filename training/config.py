@@ -22,8 +22,7 @@ import yaml
 import dice_envs
 from agents import agent_classes
 from dice_envs.core.engine import ParameterError
-from training.single_agent import MODEL_PREFIX, validate_opponents
-from training.single_turn import require_race_game
+from training.single_agent import MODEL_PREFIX, require_race_game, validate_opponents
 
 ALGORITHMS = ("ppo", "dqn")
 SCALARS: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
@@ -54,6 +53,8 @@ class PPOHyperparameters:
     """MaskablePPO's arguments; the defaults are sb3-contrib's."""
 
     learning_rate: float = 3e-4
+    learning_rate_schedule: Literal["constant", "linear"] = "constant"
+    """``linear``: from ``learning_rate`` down to 0 at ``total_timesteps``."""
     n_steps: int = 2048
     batch_size: int = 64
     n_epochs: int = 10
@@ -71,6 +72,8 @@ class DQNHyperparameters:
     """Masked DQN's arguments; the defaults are Stable-Baselines3's DQN's, bar a smaller buffer."""
 
     learning_rate: float = 1e-4
+    learning_rate_schedule: Literal["constant", "linear"] = "constant"
+    """``linear``: from ``learning_rate`` down to 0 at ``total_timesteps``."""
     buffer_size: int = 100_000
     learning_starts: int = 100
     batch_size: int = 32
@@ -137,6 +140,18 @@ class TrainConfig:
     """``game``: whole games against the opponents; ``turn``: single-turn training mode, one turn of
     ``player_0`` per episode with its points as the reward (Dino Hunt, Dalek Dice; see
     ``training/single_turn.py``)."""
+    random_start_scores: float = 0.0
+    """Fraction of episodes that start from scores drawn uniformly below the target instead of 0
+    (Dino Hunt, Dalek Dice): more of training in the end-game positions where winning is decided."""
+    reward_scale: float = 1.0
+    """The learner's rewards are multiplied by this before the algorithm sees them (the logged
+    episode returns stay unscaled).  Keep returns near 1: MaskablePPO clips the gradient norm of
+    policy and value loss together, so returns of tens of points let the value loss swamp the
+    policy's update."""
+    init_policy: str | None = None
+    """A saved model (a run's ``model.zip`` or an exported policy) whose policy weights the run
+    starts from instead of random ones: fine-tuning, or a curriculum.  Its network must be this
+    config's (``policy``, the game's spaces, the algorithm's policy)."""
 
     @property
     def uses_learner_opponents(self) -> bool:
@@ -292,13 +307,23 @@ def _validate(config: TrainConfig, source: str) -> None:
         num_players = config.num_players
         validate_opponents(config.env.name, config.opponents)
         if config.episode == "turn":
-            require_race_game(config.env.name)
+            require_race_game(config.env.name, "single-turn training")
+        if config.random_start_scores:
+            require_race_game(config.env.name, "random_start_scores")
     except ParameterError as error:
         raise ConfigError(f"{source}: {error}") from None
     require(bool(config.name) and "/" not in config.name, "name", "must be a non-empty name without '/'")
     require(config.total_timesteps >= 1, "total_timesteps", f"must be at least 1, got {config.total_timesteps}")
     require(config.n_envs >= 1, "n_envs", f"must be at least 1, got {config.n_envs}")
     require(config.checkpoint_interval >= 1, "checkpoint_interval", "must be at least 1")
+    require(0 <= config.random_start_scores <= 1, "random_start_scores", f"must be a fraction from 0 to 1, got {config.random_start_scores}")
+    require(
+        config.episode == "game" or not config.random_start_scores,
+        "random_start_scores",
+        "applies to whole games (episode: game); a single turn always starts at scores 0",
+    )
+    require(config.reward_scale > 0, "reward_scale", f"must be positive, got {config.reward_scale}")
+    require(config.init_policy is None or Path(config.init_policy).is_file(), "init_policy", f"names no file: {config.init_policy!r}")
     seat = config.learner_seat
     require(seat == "random" or 0 <= int(seat) < num_players, "learner_seat", f"must be 'random' or 0..{num_players - 1}, got {seat}")
     require(all(size >= 1 for size in config.policy.net_arch), "policy.net_arch", "sizes must be at least 1")

@@ -15,6 +15,10 @@ saved model, played greedily), and, once a trainer has supplied policies through
 ``set_learner_policies``, ``self`` (the learner's current weights) and ``snapshot`` (a frozen
 earlier learner, drawn uniformly from the snapshot pool).  Learner policies act stochastically.
 
+In the race games (Dino Hunt, Dalek Dice), ``random_start_scores`` is the fraction of episodes
+that start from scores drawn uniformly below the target instead of 0 (``draw_start_scores`` in
+``dice_envs/core/race.py``): whole games reach the decisive end-game positions only once each.
+
 ``action_masks()`` lives on the env, so sb3-contrib finds it through ``SubprocVecEnv`` too.  An
 illegal learner action ends the episode with -1 for the learner, like PettingZoo's
 ``TerminateIllegalWrapper``; an opponent's illegal action raises (``raw_env``).  Every game is registered with Gymnasium when ``training`` is
@@ -36,6 +40,7 @@ import dice_envs
 from agents import Agent, agent_classes, make_agent
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.race import draw_start_scores
 
 LEARNER_POLICIES = ("self", "snapshot")
 """Pool entries played by the learner's own policies, supplied by the trainer."""
@@ -83,12 +88,20 @@ def validate_opponents(env_name: str, opponents: Mapping[str, float]) -> None:
         raise ParameterError("opponent weights must not all be zero")
 
 
+def require_race_game(env_name: str, purpose: str) -> None:
+    """A clear ``ParameterError`` unless the game is a race to a target score, played in turns."""
+    state = dice_envs.make(env_name, raw=True).game.initial_state(np.random.default_rng(0))
+    if not hasattr(state, "race"):
+        raise ParameterError(f"{env_name} is not a race to a target score: {purpose} needs Dino Hunt or Dalek Dice")
+
+
 class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of a dice-envs game as a Gymnasium env; see the module docstring.
 
     ``env_name``: a registered game; ``env_kwargs``: its arguments (``num_players``,
     ``reward_mode``, game parameters...); ``learner_seat``: ``"random"`` or a seat index;
-    ``opponents``: pool entry -> sampling weight (default: only ``random``).
+    ``opponents``: pool entry -> sampling weight (default: only ``random``);
+    ``random_start_scores``: fraction of episodes started from random scores (race games only).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it so
@@ -100,6 +113,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         learner_seat: int | str = "random",
         opponents: Mapping[str, float] | None = None,
         render_mode: str | None = None,
+        random_start_scores: float = 0.0,
     ) -> None:
         self.env_name = env_name
         # raw: an opponent's illegal move is a bug and raises; the learner's is handled in step()
@@ -113,6 +127,11 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
                 f"learner_seat must be 'random' or a seat from 0 to {self.num_players - 1}, got {learner_seat!r}"
             )
         self.learner_seat = learner_seat
+        if not 0 <= random_start_scores <= 1:
+            raise ParameterError(f"random_start_scores is a fraction of episodes, from 0 to 1; got {random_start_scores!r}")
+        if random_start_scores:
+            require_race_game(env_name, "random_start_scores")
+        self.random_start_scores = random_start_scores
         pool = dict(opponents) if opponents is not None else {"random": 1.0}
         validate_opponents(env_name, pool)
         self.opponent_names = [name for name, weight in pool.items() if weight > 0]
@@ -177,6 +196,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         rng = self.np_random
         self.seat = int(rng.integers(self.num_players)) if self.learner_seat == "random" else int(self.learner_seat)
         self.game_env.reset(seed=int(rng.integers(2**31)))
+        if self.random_start_scores and rng.random() < self.random_start_scores:
+            draw_start_scores(self.game_env.game_state.race, self.game_env.game.params.target_score, rng)
         self._seat_agents, self._seat_labels = {}, {}
         for seat in range(self.num_players):
             if seat == self.seat:

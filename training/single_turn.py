@@ -19,19 +19,10 @@ from typing import Any
 
 import numpy as np
 
-import dice_envs
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
-from dice_envs.core.engine import ParameterError
-from training.single_agent import SingleAgentEnv
+from training.single_agent import SingleAgentEnv, require_race_game
 
 LEARNER_SEAT = 0
-
-
-def require_race_game(env_name: str) -> None:
-    """A clear ``ParameterError`` unless the game is a race to a target score, played in turns."""
-    state = dice_envs.make(env_name, raw=True).game.initial_state(np.random.default_rng(0))
-    if not hasattr(state, "race"):
-        raise ParameterError(f"{env_name} is not a race to a target score: single-turn training needs Dino Hunt or Dalek Dice")
 
 
 class SingleTurnEnv(SingleAgentEnv):
@@ -39,7 +30,7 @@ class SingleTurnEnv(SingleAgentEnv):
 
     def __init__(self, env_name: str, env_kwargs: Mapping[str, Any] | None = None, render_mode: str | None = None) -> None:
         # The other seats never act: the episode ends when the learner's turn does.
-        require_race_game(env_name)
+        require_race_game(env_name, "single-turn training")
         super().__init__(env_name, {"num_players": 2, **dict(env_kwargs or {})}, LEARNER_SEAT, {"random": 1.0}, render_mode)
         self._turn_points = 0.0
 

@@ -25,13 +25,15 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import functools
 import json
 import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, SupportsFloat
 
+import gymnasium
 import matplotlib
 
 matplotlib.use("Agg")  # files only: runs on machines without a display
@@ -45,11 +47,12 @@ from stable_baselines3.common.base_class import BaseAlgorithm
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.off_policy_algorithm import OffPolicyAlgorithm
+from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from training.config import ConfigError, TrainConfig, apply_overrides, config_from_dict, save_config
 from training.masked_dqn import MaskedDQN
-from training.policy_agent import PolicyAgent, policy_to_bytes
+from training.policy_agent import PolicyAgent, load_policy, policy_to_bytes
 from training.single_agent import SingleAgentEnv
 from training.single_turn import SingleTurnEnv
 from training.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
@@ -135,6 +138,8 @@ def start_run(
     th.set_num_threads(1)  # small networks: threads only contend with the environments
     env = make_training_env(config, config.seed)
     model = build_model(config, env, paths.tensorboard)
+    if config.init_policy:
+        load_initial_policy(model, config.init_policy)
     state = TrainingState(next_checkpoint=config.checkpoint_interval)
     pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
     state.next_snapshot, state.next_sync = config.self_play.snapshot_interval, config.self_play.sync_interval
@@ -187,16 +192,30 @@ def _new_run_dir(runs_root: Path, name: str) -> Path:
 # ------------------------------------------------------------ construction
 def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
     vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
+    env_cls: type[SingleAgentEnv] = SingleAgentEnv
+    env_kwargs: dict[str, Any] = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
     if config.episode == "turn":
-        turn_kwargs = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
-        return make_vec_env(SingleTurnEnv, n_envs=config.n_envs, seed=seed, env_kwargs=turn_kwargs, vec_env_cls=vec_env_cls)
-    env_kwargs = {
-        "env_name": config.env.name,
-        "env_kwargs": config.env.kwargs,
-        "learner_seat": config.learner_seat,
-        "opponents": config.opponents,
-    }
-    return make_vec_env(SingleAgentEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls)
+        env_cls = SingleTurnEnv
+    else:
+        env_kwargs.update(
+            learner_seat=config.learner_seat, opponents=config.opponents, random_start_scores=config.random_start_scores
+        )
+    # Monitor (inside the scaling) logs the unscaled returns.
+    wrapper = None if config.reward_scale == 1 else functools.partial(ScaleReward, scale=config.reward_scale)
+    return make_vec_env(
+        env_cls, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls, wrapper_class=wrapper
+    )
+
+
+class ScaleReward(gymnasium.RewardWrapper):
+    """Multiplies the reward by ``scale`` (``reward_scale`` in the config)."""
+
+    def __init__(self, env: gymnasium.Env, scale: float) -> None:
+        super().__init__(env)
+        self.scale = scale
+
+    def reward(self, reward: SupportsFloat) -> float:
+        return float(reward) * self.scale
 
 
 def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) -> BaseAlgorithm:
@@ -208,8 +227,28 @@ def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) 
         seed=config.seed,
         device="cpu",
         tensorboard_log=str(tensorboard_dir) if tensorboard_dir else None,
-        **dataclasses.asdict(config.hyperparameters),
+        **algorithm_arguments(config),
     )
+
+
+def algorithm_arguments(config: TrainConfig) -> dict[str, Any]:
+    """The hyperparameters as the algorithm takes them (a schedule becomes a function of progress)."""
+    arguments = dataclasses.asdict(config.hyperparameters)
+    if arguments.pop("learning_rate_schedule") == "linear":
+        arguments["learning_rate"] = LinearSchedule(arguments["learning_rate"], 0.0, 1.0)
+    return arguments
+
+
+def load_initial_policy(model: BaseAlgorithm, path: str) -> None:
+    """Start ``model`` from the policy weights saved in ``path`` (``init_policy``)."""
+    saved = load_policy(path)
+    if type(saved) is not type(model.policy):
+        raise ConfigError(f"init_policy {path!r} holds a {type(saved).__name__}; this config trains a {type(model.policy).__name__}")
+    try:
+        model.policy.load_state_dict(saved.state_dict())
+    except RuntimeError as error:
+        first_difference = str(error).splitlines()[1].strip()
+        raise ConfigError(f"init_policy {path!r} has another network than this config's policy section: {first_difference}") from None
 
 
 @dataclasses.dataclass

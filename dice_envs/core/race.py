@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from dice_envs.core.encoding import Field, opponent_labels, relative_seats, seat_labels
 from dice_envs.core.engine import TERMINAL
 from dice_envs.core.state import GameState
@@ -50,6 +52,17 @@ class Race(GameState):
     @property
     def in_tiebreak(self) -> bool:
         return self.tiebreak_rounds > 0
+
+
+def draw_start_scores(race: Race, target: int, rng: np.random.Generator) -> None:
+    """Give every seat a score drawn uniformly below ``target``, at the start of a regular round.
+
+    Every such position can arise in play; training uses them to see end-game positions, which
+    whole games from 0 reach only once each (``random_start_scores`` in ``training``).
+    """
+    if race.round != 1 or race.over or any(race.scores):
+        raise ValueError("start scores are drawn for a new game only")
+    race.scores = [int(score) for score in rng.integers(target, size=len(race.scores))]
 
 
 def end_turn(race: Race, points: int, target: int, max_tiebreak_rounds: int) -> None:

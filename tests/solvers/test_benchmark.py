@@ -24,10 +24,20 @@ def test_win_rate_against_the_win_optimal_agent() -> None:
     assert 0 <= result.low <= result.rate <= result.high <= 1
 
 
+def test_exact_regret_is_zero_for_optimal_play_and_matches_the_simulated_win_rate() -> None:
+    optimal = optimality.win_regret_vs_optimal("optimal_win", games=30, seed=3)
+    assert optimal.regret == 0 and optimal.implied_value == pytest.approx(0.5)
+    # Short games (target 5), so that 3000 simulated games pin the random agent's win rate down.
+    regret = optimality.win_regret_vs_optimal("random", games=600, seed=1, env_kwargs={"target_score": 5})
+    simulated = optimality.win_rate_vs_optimal("random", games=3000, seed=2, env_kwargs={"target_score": 5})
+    assert regret.low <= regret.regret <= regret.high and regret.regret > 0.1
+    assert regret.implied_value == pytest.approx(simulated.rate, abs=0.035)
+
+
 def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    optimality.main(["--no-exact-heuristics", "--agent", "cup_counter", "--agent", "dalek_dice_v0:random", "--turns", "50", "--win-games", "6"])
+    optimality.main(["--no-exact-heuristics", "--agent", "cup_counter", "--agent", "dalek_dice_v0:random", "--turns", "50", "--win-games", "6", "--regret-games", "4"])
     out = capsys.readouterr().out
     assert "optimal expected points per turn (exact): 2.457183" in out
     assert "optimal expected points per turn (exact): 14.882536" in out
     assert "player_0 wins 0.473305" in out
-    assert out.count("simulated") == 2 and "vs optimal_win" in out
+    assert out.count("simulated") == 2 and "vs optimal_win" in out and "exact regret" in out
