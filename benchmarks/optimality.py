@@ -170,6 +170,14 @@ class WinRegret:
     implied_value: float
     """The agent's P(win) + P(shared)/2 against ``optimal_win``: its seats' optimal value less its regret."""
 
+    @property
+    def implied_low(self) -> float:
+        return self.implied_value - (self.high - self.regret)
+
+    @property
+    def implied_high(self) -> float:
+        return self.implied_value + (self.regret - self.low)
+
 
 class _RegretRecorder(Agent):
     """Plays ``agent`` and, at each of its roll/stop choices, adds what the choice gives away
@@ -269,21 +277,19 @@ def report(
                 f"  2 players, target {params.target_score}: player_0 wins {solution.first_player_value:.6f} "
                 f"(P(win) + P(shared)/2) with optimal_win on both sides   (solved in {seconds:.2f} s)"
             )
-            if win_games:
-                for name in _agents_for(env_name, specs) or [cls.name for cls in SCRIPTED_AGENTS[env_name]]:
+            for name in _agents_for(env_name, specs) or [cls.name for cls in SCRIPTED_AGENTS[env_name]]:
+                if win_games:
                     result = win_rate_vs_optimal(name, win_games, seed)
                     print(
                         f"  {name:<16} vs optimal_win, seats rotated: win rate {result.rate:.3f} "
                         f"[{result.low:.3f}, {result.high:.3f}] over {result.games} games ({result.shared_wins} shared)"
                     )
-            if regret_games:
-                for name in _agents_for(env_name, specs) or [cls.name for cls in SCRIPTED_AGENTS[env_name]]:
+                if regret_games:
                     regret = win_regret_vs_optimal(name, regret_games, seed)
                     print(
                         f"  {name:<16} vs optimal_win, seats rotated: exact regret {regret.regret:.4f} "
                         f"[{regret.low:.4f}, {regret.high:.4f}] per game, so P(win) + P(shared)/2 = "
-                        f"{regret.implied_value:.4f} [{regret.implied_value - (regret.high - regret.regret):.4f}, "
-                        f"{regret.implied_value + (regret.regret - regret.low):.4f}] over {regret.games} games"
+                        f"{regret.implied_value:.4f} [{regret.implied_low:.4f}, {regret.implied_high:.4f}] over {regret.games} games"
                     )
         print()
 

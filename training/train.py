@@ -200,7 +200,7 @@ def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
         env_kwargs.update(
             learner_seat=config.learner_seat, opponents=config.opponents, random_start_scores=config.random_start_scores
         )
-    # Monitor (inside the scaling) logs the unscaled returns.
+    # make_vec_env puts Monitor inside the scaling wrapper, so the logged returns stay unscaled.
     wrapper = None if config.reward_scale == 1 else functools.partial(ScaleReward, scale=config.reward_scale)
     return make_vec_env(
         env_cls, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls, wrapper_class=wrapper
