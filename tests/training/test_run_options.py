@@ -55,9 +55,12 @@ def test_init_policy_starts_from_the_saved_weights(tmp_path: Path) -> None:
     expected = load_policy(saved).state_dict()
     assert all(torch.equal(loaded[name], expected[name]) for name in expected)
     assert not all(torch.equal(loaded[name], fresh[name]) for name in fresh)  # seed 7 drew other weights
-    # A run given init_policy trains on from those weights.
-    second = start_run(config, run_dir=tmp_path / "second", progress=False)
-    assert second.run_dir.joinpath("model.zip").is_file()
+    # A run given init_policy starts from those weights (a learning rate of ~0 keeps them).
+    still = small_config("dino_hunt_v0", "ppo", init_policy=str(saved), seed=7)
+    still["hyperparameters"]["learning_rate"] = 1e-12
+    second = start_run(config_from_dict(still), run_dir=tmp_path / "second", progress=False)
+    trained = load_policy(second.run_dir / "model.zip").state_dict()
+    assert all(torch.allclose(trained[name], expected[name], atol=1e-6) for name in expected)
 
 
 def test_init_policy_of_another_network_or_algorithm_is_refused(tmp_path: Path) -> None:
