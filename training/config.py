@@ -48,13 +48,16 @@ class PolicySection:
     activation: Literal["tanh", "relu"] = "tanh"
 
 
+LearningRateSchedule = Literal["constant", "linear"]
+"""``constant``, or ``linear``: from ``learning_rate`` down to 0 at ``total_timesteps``."""
+
+
 @dataclasses.dataclass
 class PPOHyperparameters:
     """MaskablePPO's arguments; the defaults are sb3-contrib's."""
 
     learning_rate: float = 3e-4
-    learning_rate_schedule: Literal["constant", "linear"] = "constant"
-    """``linear``: from ``learning_rate`` down to 0 at ``total_timesteps``."""
+    learning_rate_schedule: LearningRateSchedule = "constant"
     n_steps: int = 2048
     batch_size: int = 64
     n_epochs: int = 10
@@ -72,8 +75,7 @@ class DQNHyperparameters:
     """Masked DQN's arguments; the defaults are Stable-Baselines3's DQN's, bar a smaller buffer."""
 
     learning_rate: float = 1e-4
-    learning_rate_schedule: Literal["constant", "linear"] = "constant"
-    """``linear``: from ``learning_rate`` down to 0 at ``total_timesteps``."""
+    learning_rate_schedule: LearningRateSchedule = "constant"
     buffer_size: int = 100_000
     learning_starts: int = 100
     batch_size: int = 32
