@@ -22,8 +22,8 @@ SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "dino_hunt_v0": (TwoFootprints, CupCounter),
     "dalek_dice_v0": (ProtectHumans, DoctorOdds),
     "dice_age_v0": (BestPrey, Planner),
-    "mammoth_hunters_v0": (Settler, Raider),
-    "age_of_craft_v0": (Builder, Trader),
+    "mammoth_hunters_v1": (Settler, Raider),
+    "age_of_craft_v1": (Builder, Trader),
 }
 
 SOLVER_AGENTS: dict[str, tuple[type[Agent], ...]] = {

@@ -174,6 +174,8 @@ class CraftAgent(Agent):
         decision = table.decision
         if decision == Decision.EXCHANGE:
             return self.exchange(table, legal)
+        if decision == Decision.OPENING:
+            return self.opening(table, legal)
         if decision == Decision.TAKE:
             return self.best_value(legal, TAKE, lambda v: self.die_gain(table, v))
         if decision == Decision.NEGOTIATE:
@@ -196,6 +198,20 @@ class CraftAgent(Agent):
         offset = max(range(1, len(table.dice)), key=lambda o: self.dice_worth(table.dice[o], table))
         better = self.dice_worth(table.dice[offset], table) > own + 1.0
         return PLAYER + offset - 1 if better else END
+
+    def opening(self, table: Table, legal: set[int]) -> int:
+        """Before the Income roll: Public Works points, then Warehouse room for dice a Bust would take."""
+        works = USE + USE_INDEX[Kind.PUBLIC_WORKS]
+        if works in legal:
+            return works
+        return self.store_spare(table, legal) or END
+
+    def store_spare(self, table: Table, legal: set[int]) -> int | None:
+        """Store the most useful die while more than ``SAFE_DICE`` risk a Bust."""
+        if table.dice[0].sum() <= SAFE_DICE:
+            return None
+        stores = [a for a in legal if STORE <= a < RETRIEVE]
+        return max(stores, key=lambda a: self.die_use(table, a - STORE + 1)) if stores else None
 
     def offer_is_good(self, table: Table) -> bool:
         # Seen from the receiver: it gets the offered dice and gives the asked ones.
@@ -296,11 +312,7 @@ class CraftAgent(Agent):
         if builds:
             return max(builds, key=lambda a: self.card_worth(table, BUILDABLE_KINDS[a - BUILD]))
         self.retrieved = True
-        if table.dice[0].sum() > SAFE_DICE:
-            stores = [a for a in legal if STORE <= a < RETRIEVE]
-            if stores:
-                return max(stores, key=lambda a: self.die_use(table, a - STORE + 1))
-        return END
+        return self.store_spare(table, legal) or END
 
     def effect(self, table: Table, legal: set[int]) -> int:
         step = table.step

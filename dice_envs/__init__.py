@@ -15,15 +15,46 @@ import difflib
 from types import ModuleType
 from typing import Any
 
-from dice_envs import age_of_craft_v0, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v0
+from dice_envs import age_of_craft_v1, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v1
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 
 __version__ = "0.1.0"
 
 _ENV_MODULES: dict[str, ModuleType] = {
-    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v0, mammoth_hunters_v0, age_of_craft_v0)
+    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v0, mammoth_hunters_v1, age_of_craft_v1)
 }
+RETIRED_ENVS: dict[str, str] = {"mammoth_hunters_v0": "mammoth_hunters_v1", "age_of_craft_v0": "age_of_craft_v1"}
+"""Versions whose rules changed, and the version that replaces each (its module docstring says what
+changed).  Their names raise ``RetiredEnvError``, as PettingZoo's retired versions do."""
+
+
+class RetiredEnvError(ParameterError):
+    """An environment version that was replaced by a newer one."""
+
+
+def _retired(name: str) -> RetiredEnvError:
+    new = RETIRED_ENVS[name]
+    return RetiredEnvError(f"{name} is retired: its rules changed in {new}; use {new} (its module docstring lists the changes)")
+
+
+class RetiredEnvModule:
+    """What ``from dice_envs import <retired name>`` gives: ``env()`` and ``raw_env()`` raise
+    ``RetiredEnvError`` naming the new version (PettingZoo's ``DeprecatedModule``)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def env(self, *args: Any, **kwargs: Any) -> DiceGameEnv:
+        raise _retired(self.name)
+
+    raw_env = env
+
+
+def __getattr__(name: str) -> RetiredEnvModule:
+    if name in RETIRED_ENVS:
+        return RetiredEnvModule(name)
+    raise AttributeError(f"module 'dice_envs' has no attribute {name!r}")
 
 
 def list_envs() -> list[str]:
@@ -33,6 +64,8 @@ def list_envs() -> list[str]:
 
 def env_module(name: str) -> ModuleType:
     """The versioned module (with ``env`` and ``raw_env``) registered under ``name``."""
+    if name in RETIRED_ENVS:
+        raise _retired(name)
     try:
         return _ENV_MODULES[name]
     except KeyError:
@@ -47,4 +80,17 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> DiceGameEnv:
     return module.raw_env(**kwargs) if raw else module.env(**kwargs)
 
 
-__all__ = ["DiceGameEnv", "ParameterError", "age_of_craft_v0", "dalek_dice_v0", "dice_age_v0", "dino_hunt_v0", "env_module", "mammoth_hunters_v0", "list_envs", "make"]
+__all__ = [
+    "RETIRED_ENVS",
+    "DiceGameEnv",
+    "ParameterError",
+    "RetiredEnvError",
+    "age_of_craft_v1",
+    "dalek_dice_v0",
+    "dice_age_v0",
+    "dino_hunt_v0",
+    "env_module",
+    "list_envs",
+    "make",
+    "mammoth_hunters_v1",
+]

@@ -25,6 +25,9 @@ from dice_envs.age_of_craft.rules import AgeOfCraft, AgeOfCraftState, Decision, 
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
 
 VALUE_LABELS = tuple(f"value_{v}" for v in range(1, FACES + 1))
+PHASES = (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD)
+"""The windows of a turn where abilities are used: before the Income roll, then the two phases."""
+PHASE_LABELS = ("before_income", "negotiation", "building")
 KIND_LABELS = tuple(kind.name.lower() for kind in Kind)
 BUILDABLE_LABELS = tuple(KIND_LABELS[kind] for kind in BUILDABLE_KINDS)
 TURNING_LABELS = tuple(KIND_LABELS[kind] for kind in TURNING_KINDS)
@@ -58,7 +61,7 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
                 Field("effect_their_die", "value of the victim's die chosen", 1, 1, VALUE_LABELS),
                 Field("to_act", "seat deciding now", 1, 1, seats),
                 Field("active", "active player", 1, 1, seats),
-                Field("phase", "phase of the active player's turn (an ability returns to it)", 1, 1, ("negotiation", "building")),
+                Field("phase", "window of the active player's turn (an ability returns to it)", 1, 1, PHASE_LABELS),
                 Field("start_player", "seat that took the first turn", 1, 1, seats),
                 Field("exchanges_left", "setup exchanges still to choose", n, n),
                 Field("offers_made", "offers made this Negotiation Phase", MAX_OFFERS, MAX_OFFERS),
@@ -104,7 +107,7 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
         values += one_hot(effect.their_value - 1, FACES)
         values += one_hot(position.get(acting, -1), n)
         values += one_hot(position[state.active], n)
-        values += [1.0, 0.0] if state.phase == Decision.NEGOTIATE else [0.0, 1.0]
+        values += one_hot(PHASES.index(state.phase), len(PHASES))
         values += one_hot(position[state.start_player], n)
         values += [state.exchanges_left, state.offers_made]
         offer = state.offer

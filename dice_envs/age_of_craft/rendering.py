@@ -34,6 +34,8 @@ def _pending(game: AgeOfCraft, state: AgeOfCraftState) -> str:
         effect = state.effect
         victim = f" against {seat_name(effect.victim)}" if effect.victim >= 0 else ""
         return f"To act: {who}, {CARDS[effect.card].name}{victim}: {effect.step.name.lower().replace('_', ' ')}"
+    if decision == Decision.OPENING:
+        return f"To act: {who}, before the Income roll (abilities, Warehouse, or roll)"
     if decision == Decision.NEGOTIATE:
         return f"To act: {who}, Negotiation Phase ({state.offers_made} of {MAX_OFFERS} offers made)"
     if decision == Decision.BUILD:

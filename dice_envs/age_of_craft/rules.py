@@ -114,14 +114,15 @@ assert len(ACTION_NAMES) == NUM_ACTIONS
 
 class Decision(IntEnum):
     EXCHANGE = 0  # setup: swap your dice with another player's, or pass
-    TAKE = 1  # acquisition: take a die from the tray
-    NEGOTIATE = 2  # make an offer, use an ability, store or retrieve, or end the phase
-    OFFER = 3  # compose the offer: give, ask, send or cancel
-    RESPOND = 4  # the player offered to: accept or reject
-    BUILD = 5  # build, use an ability, store or retrieve, or end the turn
-    PAY = 6  # pay the card being built, one die at a time
-    EFFECT = 7  # a step of a card ability (see Step)
-    GAME_OVER = 8
+    OPENING = 1  # before the Income roll: use an ability, store or retrieve, or roll
+    TAKE = 2  # acquisition: take a die from the tray
+    NEGOTIATE = 3  # make an offer, use an ability, store or retrieve, or end the phase
+    OFFER = 4  # compose the offer: give, ask, send or cancel
+    RESPOND = 5  # the player offered to: accept or reject
+    BUILD = 6  # build, use an ability, store or retrieve, or end the turn
+    PAY = 7  # pay the card being built, one die at a time
+    EFFECT = 8  # a step of a card ability (see Step)
+    GAME_OVER = 9
 
 
 class Step(IntEnum):
@@ -212,7 +213,7 @@ class AgeOfCraftState(GameState):
     """Dice in the Dice Tray, by value."""
     decision: Decision
     phase: Decision
-    """The phase an ability returns to: NEGOTIATE or BUILD."""
+    """The window an ability returns to: OPENING (before the Income roll), NEGOTIATE or BUILD."""
     active: int
     start_player: int
     turn: int
@@ -310,7 +311,7 @@ def _roll(rng: np.random.Generator, count: int) -> list[int]:
 
 
 class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
-    name = "age_of_craft_v0"
+    name = "age_of_craft_v1"
     params_class = AgeOfCraftParams
     state_class = AgeOfCraftState
     action_names = ACTION_NAMES
@@ -418,7 +419,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
             return [PLAYER + offset - 1 for offset in range(1, self.num_players)] + [END]
         if decision == Decision.TAKE:
             return [TAKE + i for i in range(FACES) if state.tray[i]]
-        if decision in (Decision.NEGOTIATE, Decision.BUILD):
+        if decision in (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD):
             return self._turn_actions(state)
         if decision == Decision.OFFER:
             return self._offer_actions(state)
@@ -440,7 +441,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
                     for offset in range(1, self.num_players)
                     if _can_trade(player.dice, state.players[self.seat(state, offset)].dice)
                 ]
-        else:
+        elif state.decision == Decision.BUILD:
             dice = tuple(player.dice)
             merc, lib = self.available(state, Kind.MERCANTILE_HOUSE), self.available(state, Kind.LIBRARY)
             actions += [
@@ -574,7 +575,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
             state.picker = (state.picker + 1) % self.num_players
             if not any(state.tray):
                 state.decision = Decision.NEGOTIATE
-        elif decision in (Decision.NEGOTIATE, Decision.BUILD):
+        elif decision in (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD):
             self._turn_apply(state, action, rng)
         elif decision == Decision.OFFER:
             self._offer_apply(state, action)
@@ -589,9 +590,16 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
 
     # ---------------------------------------------------------------- turn structure
     def _start_turn(self, state: AgeOfCraftState, seat: int, rng: np.random.Generator) -> None:
-        """Income (roll, Bust check, production), then acquisition from the active player on."""
+        """The window before the Income roll, asked only if something besides rolling is legal."""
         state.active = seat
         state.turn += 1
+        state.decision = state.phase = Decision.OPENING
+        if self._turn_actions(state) == [END]:
+            self._income(state, rng)
+
+    def _income(self, state: AgeOfCraftState, rng: np.random.Generator) -> None:
+        """Income (roll, Bust check, production), then acquisition from the active player on."""
+        seat = state.active
         state.phase = Decision.NEGOTIATE
         roll = _roll(rng, min(INCOME_DICE, state.stock))
         state.stock -= len(roll)
@@ -602,7 +610,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         total = sum(roll)
         for index, player in enumerate(state.players):
             held = sum(player.dice)
-            lost = held // 2 if roll and held > total else 0  # nothing rolled (empty Stock): no check
+            lost = held // 2 if held > total else 0  # nothing rolled (empty Stock): the total is 0
             state.busted[index] = lost
             for value_index in range(FACES - 1, -1, -1):  # highest values first
                 moved = min(lost, player.dice[value_index])
@@ -619,7 +627,9 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
     def _turn_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
         player = state.players[state.active]
         if action == END:
-            if state.decision == Decision.NEGOTIATE:
+            if state.decision == Decision.OPENING:
+                self._income(state, rng)
+            elif state.decision == Decision.NEGOTIATE:
                 state.decision = state.phase = Decision.BUILD
             else:
                 self._end_turn(state, rng)

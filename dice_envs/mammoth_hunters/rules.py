@@ -224,7 +224,7 @@ class MammothHuntersState(GameState):
 
 
 class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
-    name = "mammoth_hunters_v0"
+    name = "mammoth_hunters_v1"
     params_class = MammothHuntersParams
     state_class = MammothHuntersState
     action_names = ACTION_NAMES
@@ -316,7 +316,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             if not player.hand[card]:
                 continue
             if card in LIGHT_CARDS:
-                if player.stones >= STONES[card]:
+                if self._affordable(state, card, player.stones):
                     cards.append(card)
             elif card == Card.DARK_CULT:
                 if not rich or self._copyable(state, light=True, stones=player.stones):
@@ -325,12 +325,18 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                 cards.append(card)
         return cards
 
+    def _affordable(self, state: MammothHuntersState, card: int, stones: int) -> bool:
+        """Whether a light card can be paid for in full (the Mammoth card: one of its open options)."""
+        if card == Card.MAMMOTH:
+            return bool(self._mammoth_options(state, stones))
+        return stones >= STONES[card]
+
     def _copyable(self, state: MammothHuntersState, light: bool, stones: int) -> bool:
         """Whether a Cult can copy the top card of that discard pile (a light one must be paid for)."""
         pile = state.light_discard if light else state.dark_discard
         if not pile or pile[-1] in (Card.CULT, Card.DARK_CULT):  # Cults go under: only Cults in the pile
             return False
-        return not light or stones >= STONES[pile[-1]]
+        return not light or self._affordable(state, pile[-1], stones)
 
     def _draw_actions(self, state: MammothHuntersState) -> list[int]:
         hand = state.players[state.current].hand
@@ -401,12 +407,12 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         self._carry_out(state, card, rng)
 
     def _cult_options(self, state: MammothHuntersState, card: int) -> list[int]:
-        """Option 0 copies the light pile's top card, option 1 the dark one's (a dark Cult only if
-        the player started the turn with fewer than 8 stones)."""
+        """Option 0 copies the light pile's top card, option 1 the dark one's (only if the player
+        started the turn with fewer than 8 stones: a copied dark card would take stones)."""
         stones = state.players[state.current].stones
         options = [0] if self._copyable(state, light=True, stones=stones) else []
         rich = state.stones_at_turn_start >= NO_DARK_AT_STONES
-        if self._copyable(state, light=False, stones=stones) and not (card == Card.DARK_CULT and rich):
+        if self._copyable(state, light=False, stones=stones) and not rich:
             options.append(1)
         return options
 
@@ -574,12 +580,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             options = [0] if self._mammoth_sources(state, option=0) else []
             return options + ([1] if self._from_regions(state) else [])
         if card == Card.MAMMOTH:
-            movable = any(region.mammoths for region in state.regions)
-            options = []
-            if stones >= MAMMOTH_OPTION_COSTS[0] and (state.mammoth_supply or movable):
-                options.append(0)
-            options += [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and self._mammoth_sources(state, o)]
-            return options
+            return self._mammoth_options(state, stones)
         if card in (Card.CLUB, Card.CLUB_OR_MOVE):
             options = [0] if state.club_supply else []
             if card == Card.CLUB and (state.mammoth_supply or any(region.mammoths for region in state.regions)):
@@ -588,6 +589,14 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                 options.append(1)
             return options
         raise AssertionError(f"card {card} has no options")
+
+    def _mammoth_options(self, state: MammothHuntersState, stones: int) -> list[int]:
+        """The Mammoth card's options the stones pay for: a new mammoth needs one in the supply (the
+        card has its own moves, so its "place" never becomes a "move")."""
+        options = [0] if stones >= MAMMOTH_OPTION_COSTS[0] and state.mammoth_supply else []
+        return options + [
+            o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and self._mammoth_sources(state, Card.MAMMOTH, o)
+        ]
 
     def _move_destinations(self, state: MammothHuntersState, regions: list[int], seat: int) -> list[int]:
         """Where a moved hunter may go; an own hunter without a club may take a held club along."""
@@ -677,17 +686,19 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             return [r for r in open_regions(state) if r != effect.region]
         return neighbours(state, effect.region)
 
-    def _mammoth_sources(self, state: MammothHuntersState, option: int | None = None) -> list[int]:
+    def _mammoth_sources(self, state: MammothHuntersState, card: int | None = None, option: int | None = None) -> list[int]:
+        """Regions a mammoth may be taken from by ``card`` with ``option`` (default: the action's)."""
         effect = state.effect
+        card = effect.card if card is None else card
         option = effect.option if option is None else option
         with_mammoth = [r for r in range(REGIONS) if state.regions[r].mammoths]
-        if effect.card == Card.MAMMOTH_AND_HUNTERS:
+        if card == Card.MAMMOTH_AND_HUNTERS:
             return [r for r in neighbours(state, effect.target) if r in with_mammoth]
-        if effect.card in (Card.CLUB, Card.MAMMOTH_MOVE) or (effect.card == Card.MAMMOTH and option == 1):
+        if card in (Card.CLUB, Card.MAMMOTH_MOVE) or (card == Card.MAMMOTH and option == 1):
             return [r for r in with_mammoth if neighbours(state, r)]
-        if effect.card == Card.MAMMOTH and option == 2:
+        if card == Card.MAMMOTH and option == 2:
             return [r for r in with_mammoth if any(b not in NEIGHBOURS[r] and b != r for b in open_regions(state))]
-        return with_mammoth  # Mammoth option 0 with an empty supply, Mammoth-removal
+        return with_mammoth  # Mammoth-removal
 
     def _mammoth_destinations(self, state: MammothHuntersState) -> list[int]:
         effect = state.effect
@@ -845,10 +856,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             cost = MAMMOTH_OPTION_COSTS[option]
             state.players[seat].stones -= cost
             state.light_supply += cost
-            if option == 0 and state.mammoth_supply:
-                effect.step = Step.MAMMOTH_TO
-            else:
-                effect.step = Step.MAMMOTH_FROM
+            effect.step = Step.MAMMOTH_TO if option == 0 else Step.MAMMOTH_FROM
         elif option == 0:  # Club or Club-or-move: take a club
             state.club_supply -= 1
             state.players[seat].clubs += 1

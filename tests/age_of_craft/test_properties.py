@@ -173,7 +173,7 @@ class Checker:
 
 
 def new_game(num_players: int, supply: str) -> AgeOfCraft:
-    return cast(AgeOfCraft, game_for(("age_of_craft_v0", {"num_players": num_players, "supply": supply})))
+    return cast(AgeOfCraft, game_for(("age_of_craft_v1", {"num_players": num_players, "supply": supply})))
 
 
 def play(game: AgeOfCraft, supply: str, seed: int) -> AgeOfCraftState:

@@ -211,12 +211,15 @@ def position(
 
 
 def end_turn(game: AgeOfCraft, state: AgeOfCraftState, roll: Iterable[int] = (6, 6, 6)) -> None:
-    """End the active player's turn (both phases); the next Income Phase rolls ``roll``."""
+    """End the active player's turn (both phases); the next player passes the window before the
+    Income roll if it opens, and the Income Phase rolls ``roll``."""
     if state.decision == Decision.NEGOTIATE:
         game.apply(state, END, ScriptedRng())
     assert state.decision == Decision.BUILD
     rng = rolls(*roll)
     game.apply(state, END, rng)
+    if state.decision == Decision.OPENING:
+        game.apply(state, END, rng)
     assert rng.exhausted
 
 
@@ -422,20 +425,36 @@ def test_income_with_a_short_stock_rolls_what_is_left() -> None:
     assert total_dice(state) == STOCK_DICE
 
 
-def test_income_with_an_empty_stock_rolls_nothing_and_busts_no_one() -> None:
-    """Rulings 6 (docs/games/age_of_craft.md): "With none, nothing is rolled and there is no Bust
-    check: there is no roll to compare with"; rulings: "a player can never take a die the Stock
-    lacks".  Both players hold far more dice than a roll of nothing, and keep them all."""
+def test_income_with_an_empty_stock_rolls_nothing_and_everyone_holding_dice_busts() -> None:
+    """Ruling (rulings.md, Age of Craft): "the Bust check compares each player's dice count with the
+    total of the dice actually rolled. With an empty Stock nothing is rolled, the total is 0, and
+    every player holding dice busts (half, rounded down, highest values first), as the rulebook's
+    sentence reads"; rulebook: "Each player checks to see whether the total number of dice in his
+    dice area is larger than the total value of the rolled dice."  Seat 0 holds 1, 1, 2, 3, 4 and
+    loses the 4 and the 3; seat 1 holds the other 45 dice (all 6s) and loses 22; seat 0 then
+    picks first from the 24 busted dice."""
     game, state = position(2, active=1, decision=Decision.BUILD, dice={0: [1, 1, 2, 3, 4]}, stock=0, dump=1)
-    held = [list(p.dice) for p in state.players]
-    assert sum(held[0]) == 5 and sum(held[1]) == STOCK_DICE - 5
     end_turn(game, state, ())  # the script holds no dice at all
     assert state.last_roll == [0] * 6 and state.stock == 0
     assert state.turn == 2 and state.active == 0
-    assert state.busted == [0, 0]
-    assert [p.dice for p in state.players] == held
-    assert sum(state.tray) == 0 and state.decision == Decision.NEGOTIATE  # nothing to take
+    assert state.busted == [2, 22]
+    assert values_of(state.players[0].dice) == [1, 1, 2]
+    assert values_of(state.players[1].dice) == [6] * 23
+    assert values_of(state.tray) == [3, 4] + [6] * 22
+    assert state.decision == Decision.TAKE and game.current_player(state) == 0
     assert total_dice(state) == STOCK_DICE
+
+
+def test_empty_stock_bust_spares_a_single_die_and_warehouse_dice() -> None:
+    """The Bust loses "half of the dice in your dice area (rounded down)": one die loses nothing;
+    Warehouse dice are "not counted for Bust" (card table), with an empty Stock too."""
+    game, state = position(
+        2, active=1, decision=Decision.BUILD, dice={0: [5]}, stored={0: [6, 6]}, cards={0: {Kind.WAREHOUSE: 1}},
+        stock=0, dump=1,
+    )
+    end_turn(game, state, ())
+    assert state.busted[0] == 0
+    assert values_of(state.players[0].dice) == [5] and values_of(state.players[0].stored) == [6, 6]
 
 
 def test_production_with_an_empty_stock_gives_nothing() -> None:
@@ -1157,6 +1176,71 @@ def test_abilities_only_in_the_turns_own_decisions() -> None:
     assert not any(USE <= a < OWN_DIE for a in legal(game, state))
     act(game, state, own(1), set_to(2), END, build(Kind.TRADING_POST))
     assert not any(USE <= a < OWN_DIE for a in legal(game, state))
+
+
+# =========================================================================== the window before Income
+def test_turn_opens_with_a_window_before_the_income_roll_to_stay_under_a_bust() -> None:
+    """Ruling (rulings.md, Age of Craft): ""T:" effects and Public Works that name no phase may be
+    used at any of the owner's decision points in the owner's turn, and the turn opens with one:
+    before the Income roll (so a player may spend dice to stay under a Bust)".  Card table, Public
+    Works: "On your turn, any number of times: pay two 1s for +1 VP".  Seat 0 holds five dice; a
+    roll of 1, 1, 1 (total 3) busts five but not three."""
+    for pays, busted in ((True, 0), (False, 2)):
+        game, state = position(2, active=1, decision=Decision.BUILD, dice={0: [1, 1, 3, 4, 5]}, cards={0: {Kind.PUBLIC_WORKS: 1}})
+        act(game, state, END)  # seat 1 ends its turn: nothing is rolled yet
+        assert state.decision == Decision.OPENING and state.active == 0 and state.turn == 2
+        assert game.current_player(state) == 0 and state.last_roll == [0] * 6
+        assert legal(game, state) == {use(Kind.PUBLIC_WORKS), END}
+        if pays:
+            act(game, state, use(Kind.PUBLIC_WORKS))
+            assert legal(game, state) == {END}  # no two 1s left
+        act(game, state, END, rng=rolls(1, 1, 1))
+        assert state.busted == [busted, 0] and state.last_roll == counts(1, 1, 1)
+        assert state.players[0].works_points == int(pays)
+        assert state.decision == Decision.TAKE
+
+
+def test_window_before_income_offers_phase_free_abilities_and_warehouse_moves_only() -> None:
+    """Ruling: "Effects that name a phase keep to it": the Deserted Village ("T, Building Phase")
+    is not offered before the Income roll, nor are offers or building; Land of Thieves, Marketplace
+    and Trading Post ("T:", no phase) are, and so are Warehouse moves, which name no phase either
+    (Rulings in docs/games/age_of_craft.md).  A "T:" ability used there is used for the turn."""
+    game, state = position(
+        2,
+        active=1,
+        decision=Decision.BUILD,
+        dice={0: [1, 2, 3], 1: [1, 5]},
+        cards={
+            0: {Kind.TRADING_POST: 1, Kind.LAND_OF_THIEVES: 1, Kind.MARKETPLACE: 1, Kind.WAREHOUSE: 1},
+            1: {Kind.MINE: 3, Kind.LUMBER_MILL: 3},
+        },
+    )
+    act(game, state, END)
+    assert game.leader_gap(state) > 0  # the Deserted Village would roll in the Building Phase
+    assert legal(game, state) == {
+        use(Kind.TRADING_POST), use(Kind.LAND_OF_THIEVES), use(Kind.MARKETPLACE), store(1), store(2), store(3), END
+    }
+    act(game, state, use(Kind.LAND_OF_THIEVES), player(1), theirs(1))
+    assert state.decision == Decision.OPENING and values_of(state.players[0].dice) == [1, 1, 2, 3]
+    assert use(Kind.LAND_OF_THIEVES) not in legal(game, state)
+    act(game, state, END, rng=rolls(6, 6, 6))
+    take_all(game, state)
+    assert state.decision == Decision.NEGOTIATE and use(Kind.LAND_OF_THIEVES) not in legal(game, state)
+
+
+def test_window_before_income_is_skipped_when_nothing_can_be_used() -> None:
+    """A window where only ending it is legal asks nothing: the turn goes straight to the roll."""
+    game, state = position(2, active=1, decision=Decision.BUILD, dice={0: [2, 3]}, cards={0: {Kind.PUBLIC_WORKS: 1}})
+    act(game, state, END, rng=rolls(6, 6, 6))
+    assert state.active == 0 and state.decision == Decision.TAKE and state.last_roll == counts(6, 6, 6)
+
+
+def test_setup_exchange_leads_into_the_first_window_before_income() -> None:
+    """The first turn opens with the window too (here nothing is usable, so it rolls at once)."""
+    game = AgeOfCraft(AgeOfCraftParams(num_players=2))
+    state = game.initial_state(np.random.default_rng(3))
+    act(game, state, END, END, rng=rolls(6, 6, 6))
+    assert state.turn == 1 and state.decision == Decision.TAKE
 
 
 # =========================================================================== Deserted Village

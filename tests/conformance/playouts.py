@@ -17,7 +17,7 @@ Case = tuple[str, dict[str, Any]]
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "dice_age_v0": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
-    "age_of_craft_v0": [{"num_players": 2, "supply": "random"}, {"num_players": 4, "supply": "random"}],
+    "age_of_craft_v1": [{"num_players": 2, "supply": "random"}, {"num_players": 4, "supply": "random"}],
 }
 """Rule variants that the conformance suite runs besides the plain game."""
 

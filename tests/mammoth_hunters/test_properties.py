@@ -50,7 +50,7 @@ def check(state: MammothHuntersState, action: int) -> None:
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_pieces_cards_and_stones_conserved(num_players: int) -> None:
-    game = game_for(("mammoth_hunters_v0", {"num_players": num_players}))
+    game = game_for(("mammoth_hunters_v1", {"num_players": num_players}))
     for seed in range(GAMES_PER_COUNT):
         for _ in random_playout(game, seed, on_step=check):
             pass
@@ -59,7 +59,7 @@ def test_pieces_cards_and_stones_conserved(num_players: int) -> None:
 def test_single_colour_never_held_after_refilling() -> None:
     """Rulebook: "When drawing, the only restriction is that the player may not hold a single colour
     in his hand" (unless the other colour cannot be drawn at all)."""
-    game = game_for(("mammoth_hunters_v0", {"num_players": 4}))
+    game = game_for(("mammoth_hunters_v1", {"num_players": 4}))
 
     def refilled(state: MammothHuntersState, action: int) -> None:
         if action not in (DRAW_LIGHT, DRAW_DARK) or state.decision == Decision.DRAW:

@@ -610,8 +610,9 @@ def test_game_end_and_tiebreaks(scores: list[int], on_board: list[int], stones: 
 )
 def test_a_light_card_only_if_paid_in_full(stones: int, playable: set[Card]) -> None:
     """Rulebook: "A player may only play a light card for which he can pay completely, otherwise he
-    has to play a dark card."  Mammoth-and-Hunters costs 3, Mammoth at least 2, Swap 1, Cult 0."""
-    game, state = position(3)
+    has to play a dark card."  Mammoth-and-Hunters costs 3, Mammoth at least 2 (a new mammoth from
+    the supply), Swap 1, Cult 0."""
+    game, state = position(3, mammoth_supply=1)
     kinds = (Card.SWAP, Card.MAMMOTH, Card.MAMMOTH_AND_HUNTERS, Card.CULT, Card.PLACE_1, Card.DARK_CULT)
     turn(state, 0, dict.fromkeys(kinds, 1), stones)
     assert legal(game, state) == {PLAY + card for card in playable}
@@ -1002,8 +1003,9 @@ def test_mammoth_card_options_need_a_mammoth_that_can_move_so(
     glacier tiles may not be entered by either Mammoths or Hunters".  An option is offered only if
     some mammoth can make that move.  3 players (glaciers 1 to 4) and one mammoth on the board:
     with glaciers also on 8, 11 and 12 every open region neighbours region 6 (no option 3); with
-    glaciers on 7 and 12, region 8 has no open neighbour (no option 2)."""
-    game, state = position(3, mammoths={mammoth: 1})
+    glaciers on 7 and 12, region 8 has no open neighbour (no option 2).  One mammoth waits beside
+    the board, so option 1 is always open."""
+    game, state = position(3, mammoths={mammoth: 1}, mammoth_supply=1)
     for number in glaciers:
         region(state, number).glacier = True
     turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=5)
@@ -1015,20 +1017,37 @@ def test_mammoth_card_options_need_a_mammoth_that_can_move_so(
     assert legal(game, state) == expected
 
 
-def test_mammoth_card_new_mammoth_with_an_empty_supply_moves_one() -> None:
-    """Rulebook: "Should a player have no more Hunters in his supply, he may move Hunters on the
-    board even though a "place" card was used. The same regulation applies also to the placing of
-    Mammoths."  With none beside the board, "place a new Mammoth in any region" (2 stones) moves one
-    from the board to any other region."""
+def test_mammoth_card_place_a_new_mammoth_needs_one_in_the_supply() -> None:
+    """Ruling (rulings.md, Mammoth Hunters): "The Mammoth card's option 1 ("place a new Mammoth", 2
+    stones) needs a Mammoth in the general supply. The card brings its own moves (options 2 and 3),
+    so the general rule that lets a "place" become a "move" when the supply is empty does not apply
+    to it."  With none beside the board, only the 3- and 5-stone moves are offered."""
     game, state = position(3, mammoths={5: 1, 8: 1})
-    turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=2)
-    play(game, state, PLAY + Card.MAMMOTH, OPTION + 0)
-    assert legal(game, state) == regions(5, 8) | {DONE}
-    play(game, state, at(5))
-    assert legal(game, state) == regions(6, 7, 8, 9, 10, 11, 12)
-    play(game, state, at(12))
-    assert (region(state, 5).mammoths, region(state, 12).mammoths) == (0, 1)
-    assert (state.players[0].stones, state.light_supply) == (0, 2)
+    turn(state, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=5)
+    play(game, state, PLAY + Card.MAMMOTH)
+    assert legal(game, state) == {OPTION + 1, OPTION + 2}
+    play(game, state, OPTION + 1, at(5))
+    assert legal(game, state) == regions(6, 9)  # region 5's open neighbours (glacier on 1)
+    play(game, state, at(9))
+    assert (region(state, 5).mammoths, region(state, 9).mammoths) == (0, 1)
+    assert (state.players[0].stones, state.light_supply) == (2, 3)
+
+
+def test_mammoth_card_with_an_empty_supply_and_two_stones_cannot_be_played() -> None:
+    """Rulebook: "A player may only play a light card for which he can pay completely"; with the
+    supply empty the card's cheapest open option costs 3 stones (ruling above), so 2 stones do
+    not pay for it, and a Cult cannot copy it either."""
+    game, state = position(3, mammoths={5: 1, 8: 1})
+    state.light_discard, state.dark_discard = [Card.MAMMOTH], [Card.PLACE_1]
+    turn(state, 0, {Card.MAMMOTH: 1, Card.CULT: 1, Card.PLACE_1: 1}, stones=2)
+    assert legal(game, state) == {PLAY + Card.CULT, PLAY + Card.PLACE_1}
+    play(game, state, PLAY + Card.CULT)
+    assert legal(game, state) == {COPY_DARK}
+    _, supplied = position(3, mammoths={5: 1, 8: 1}, mammoth_supply=1)
+    turn(supplied, 0, {Card.MAMMOTH: 1, Card.PLACE_1: 1}, stones=2)
+    assert legal(game, supplied) == {PLAY + Card.MAMMOTH, PLAY + Card.PLACE_1}
+    play(game, supplied, PLAY + Card.MAMMOTH)
+    assert legal(game, supplied) == {OPTION + 0}
 
 
 def test_fire_card_moves_a_tile_blind() -> None:
@@ -1250,6 +1269,34 @@ def test_cult_with_nothing_to_copy_has_no_effect(cult: Card) -> None:
     assert state.decision == Decision.DISCARD
     assert (state.players[0].stones, state.dark_supply, state.light_supply) == (4, 20, 0)
     assert (state.dark_discard if cult == Card.DARK_CULT else state.light_discard) == [cult]
+
+
+@pytest.mark.parametrize("cult", [Card.CULT, Card.DARK_CULT])
+def test_with_eight_stones_a_cult_copies_only_the_light_top(cult: Card) -> None:
+    """Rulebook: "If a player has 8 or more stones in front of him, he may nevertheless play a dark
+    cult card, but only if he chooses the discarded face-up light card!"; ruling (rulings.md,
+    Mammoth Hunters): "a player with 8 or more stones at the start of the turn may play a Cult
+    card, light or dark, only to copy the light top card; taking stones through a copied dark card
+    is what the 8-stone rule forbids."  Both tops can be copied; only the light one is offered."""
+    game, state = position(3)
+    state.light_discard, state.dark_discard = [Card.SWAP], [Card.REMOVE_1]
+    turn(state, 0, {cult: 1, Card.SWAP: 1}, stones=8)
+    play(game, state, PLAY + cult)
+    assert legal(game, state) == {COPY_LIGHT}
+    play(game, state, COPY_LIGHT)
+    assert (state.players[0].stones, state.dark_supply, state.light_supply) == (7, 20, 1)
+
+
+def test_with_eight_stones_a_light_cult_with_only_a_dark_top_has_no_effect() -> None:
+    """Rulings: with 8 or more stones a Cult copies only the light top card, and "with nothing to
+    copy it may be played for no effect": an empty light pile leaves the light Cult nothing it may
+    copy, so it takes no stones from the dark top card."""
+    game, state = position(3)
+    state.light_discard, state.dark_discard = [], [Card.PLACE_2]
+    turn(state, 0, {Card.CULT: 1, Card.SWAP: 1}, stones=9)
+    play(game, state, PLAY + Card.CULT)
+    assert state.decision == Decision.DISCARD
+    assert (state.players[0].stones, state.dark_supply, state.light_supply) == (9, 20, 0)
 
 
 def test_place_2_each_other_player_in_turn_may_decline() -> None:

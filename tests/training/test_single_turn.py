@@ -50,9 +50,9 @@ def test_an_illegal_action_ends_the_episode_with_a_penalty() -> None:
 
 def test_games_without_turns_of_one_player_are_refused() -> None:
     with pytest.raises(ValueError, match="not a race to a target score"):
-        SingleTurnEnv("age_of_craft_v0")
+        SingleTurnEnv("age_of_craft_v1")
     with pytest.raises(ConfigError, match="not a race to a target score"):
-        config_from_dict(small_config("mammoth_hunters_v0", "ppo", episode="turn"))
+        config_from_dict(small_config("mammoth_hunters_v1", "ppo", episode="turn"))
     with pytest.raises(ConfigError, match="episode"):
         config_from_dict(small_config("dino_hunt_v0", "ppo", episode="round"))
 

@@ -55,12 +55,12 @@ def test_two_player_round_robin_rotates_seats_and_is_reproducible() -> None:
 
 
 def test_three_player_pairings_fill_the_other_seats() -> None:
-    entrants = [entrant_from_spec("mammoth_hunters_v0", spec) for spec in ("settler", "random", "raider")]
-    result = run_tournament("mammoth_hunters_v0", entrants, games=3, seed=0, filler="random", focus="settler")
+    entrants = [entrant_from_spec("mammoth_hunters_v1", spec) for spec in ("settler", "random", "raider")]
+    result = run_tournament("mammoth_hunters_v1", entrants, games=3, seed=0, filler="random", focus="settler")
     assert result.num_players == 3
     assert [p.labels for p in result.pairings] == [("settler", "random"), ("settler", "raider")]
     with pytest.raises(ParameterError, match="focus"):
-        run_tournament("mammoth_hunters_v0", entrants, games=1, focus="nobody")
+        run_tournament("mammoth_hunters_v1", entrants, games=1, focus="nobody")
 
 
 def test_unknown_agents_and_models_are_clear_errors(tmp_path: Path) -> None:
@@ -119,7 +119,7 @@ def test_play_command_takes_moves_from_the_terminal(monkeypatch: pytest.MonkeyPa
 
 def test_play_command_quits_cleanly(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("builtins.input", lambda prompt: "q")
-    main(["play", "mammoth_hunters_v0"])
+    main(["play", "mammoth_hunters_v1"])
     out = capsys.readouterr().out
     assert "opponents: player_1 (settler), player_2 (settler)" in out and "Game abandoned." in out
 

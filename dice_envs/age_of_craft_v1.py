@@ -1,8 +1,8 @@
-"""Age of Craft (``age_of_craft_v0``): dice as resources, trading and building, 2-4 players.
+"""Age of Craft (``age_of_craft_v1``): dice as resources, trading and building, 2-4 players.
 
 | | |
 |---|---|
-| Import | ``from dice_envs import age_of_craft_v0; env = age_of_craft_v0.env(num_players=2)`` |
+| Import | ``from dice_envs import age_of_craft_v1; env = age_of_craft_v1.env(num_players=2)`` |
 | Agents | ``player_0`` ... ``player_{n-1}``; the start player is rolled at setup |
 | Actions | ``Discrete(117)``: take a die from the tray, choose a player, give / ask a die in an offer, send / cancel / accept / reject, build a card, pay a die (at its value, or changed by a Mercantile House or a Library), use a card ability, choose own / their die, set a value, store / retrieve a Warehouse die, ignore / suffer an attack, end; table in ``docs/games/age_of_craft.md`` |
 | Observation | ``{"observation": Box(float32), "action_mask": Box(int8, (117,))}``: the pending decision and the offer, payment or ability in progress, the Stock, tray and Supply, and every player's dice, Warehouse dice, cards and points; layout in ``docs/games/age_of_craft.md`` |
@@ -23,7 +23,12 @@ the seed), ``reward_mode`` (``"win_loss"`` or ``"score"``), ``max_steps`` (defau
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
 
-Version history: v0, first release.
+Version history: v1 (rulings round 2): the Bust check with an empty Stock compares with a roll
+total of 0, so every player holding two or more dice loses half; each turn opens with a window
+before the Income roll where the active player may use "T:" abilities that name no phase, Public
+Works and Warehouse moves (a new ``opening`` decision, asked only when something besides rolling
+is legal; the observation's ``decision`` and ``phase`` fields grow by one element each).  v0,
+first release (retired: ``age_of_craft_v0`` raises ``RetiredEnvError``).
 """
 
 from dice_envs.age_of_craft.encoding import AgeOfCraftEncoder

@@ -1,8 +1,8 @@
-"""Mammoth Hunters (``mammoth_hunters_v0``): area control with cards, 3-5 players.
+"""Mammoth Hunters (``mammoth_hunters_v1``): area control with cards, 3-5 players.
 
 | | |
 |---|---|
-| Import | ``from dice_envs import mammoth_hunters_v0; env = mammoth_hunters_v0.env(num_players=3)`` |
+| Import | ``from dice_envs import mammoth_hunters_v1; env = mammoth_hunters_v1.env(num_players=3)`` |
 | Agents | ``player_0`` ... ``player_{n-1}``; ``player_0`` starts the preparatory round and the first settling phase |
 | Actions | ``Discrete(85)``: play or discard a card by kind, no discard, draw light or dark, option 1-3, region 1-12, region with a held club, an opponent, whose hunter (or an own clubbed one), done; table in ``docs/games/mammoth_hunters.md`` |
 | Observation | ``{"observation": Box(float32), "action_mask": Box(int8, (85,))}``: the pending decision and the card action in progress, the board, every player's public holdings, the observer's hand; layout in ``docs/games/mammoth_hunters.md`` |
@@ -22,7 +22,11 @@ Arguments: ``num_players`` (3-5, default 3), ``rounds`` (4, or 3 for the short g
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
 
-Version history: v0, first release.
+Version history: v1 (rulings round 2): with 8 or more stones at the start of the turn a Cult card,
+light or dark, copies only the light top card; the Mammoth card's option 1 (a new mammoth, 2
+stones) needs one in the general supply and no longer moves one from the board, and the card is
+playable only when the stones pay for an option open in the position.  v0, first release
+(retired: ``mammoth_hunters_v0`` raises ``RetiredEnvError``).
 """
 
 from dice_envs.core.aec import DiceGameEnv
