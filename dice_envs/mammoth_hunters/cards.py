@@ -1,0 +1,525 @@
+"""Mammoth Hunters: what each card kind does, as small named functions registered in ``CARD_RULES``.
+
+A card's action runs on the engine's step machine (``rules.py``): place hunters, move them, swap,
+remove, take or move a mammoth, move a fire tile, attach a club.  The table says, for each kind,
+when it may be played, how its action starts, its options, and its own rules at the steps it
+uses (whose hunters, from where, to where).  A ruling about one card changes its functions here;
+the rulebook's card texts are quoted in ``docs/games/mammoth_hunters.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from dice_envs.mammoth_hunters.data import (
+    LANDSCAPE_REGIONS,
+    LIGHT_CARDS,
+    MAMMOTH_OPTION_COSTS,
+    NEIGHBOURS,
+    NO_DARK_AT_STONES,
+    REGIONS,
+    STONES,
+    Card,
+    Landscape,
+)
+from dice_envs.mammoth_hunters.state import MammothHuntersState, Step, neighbours, open_regions
+
+if TYPE_CHECKING:
+    from dice_envs.mammoth_hunters.rules import MammothHunters
+
+Rng = np.random.Generator
+Begin = Callable[["MammothHunters", MammothHuntersState, Rng], None]
+Options = Callable[["MammothHunters", MammothHuntersState, int], list[int]]
+"""(engine, state, the decider's stones) -> the options offered."""
+Choose = Callable[["MammothHunters", MammothHuntersState, int, Rng], None]
+Regions = Callable[["MammothHunters", MammothHuntersState], list[int]]
+Owners = Callable[["MammothHunters", MammothHuntersState, list[int]], list[int]]
+
+CULTS = (Card.CULT, Card.DARK_CULT)
+
+
+# ================================================================ shared defaults
+def below_eight_stones(game: MammothHunters, state: MammothHuntersState) -> bool:
+    """A dark card only for a player who began the turn with fewer than 8 stones."""
+    return state.stones_at_turn_start < NO_DARK_AT_STONES
+
+
+def ask_option(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.OPTION
+
+
+def ask_opponent(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """A dark card carried out by one opponent of the player's choice."""
+    state.effect.step = Step.PLAYER
+
+
+def no_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    raise AssertionError(f"card {state.effect.card} has no options")
+
+
+def no_choice(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    raise AssertionError(f"card {state.effect.card} has no options")
+
+
+def moves_no_hunter(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    raise AssertionError(f"card {state.effect.card} moves no hunter")
+
+
+def to_a_neighbour(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    return neighbours(state, state.effect.region)
+
+
+def any_owner(game: MammothHunters, state: MammothHuntersState, owners: list[int]) -> list[int]:
+    return owners
+
+
+def own_hunters_only(game: MammothHunters, state: MammothHuntersState, owners: list[int]) -> list[int]:
+    return [owner for owner in owners if owner == state.effect.decider]
+
+
+def regions_with_a_mammoth(state: MammothHuntersState) -> list[int]:
+    return [r for r in range(REGIONS) if state.regions[r].mammoths]
+
+
+def any_mammoth(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
+    return regions_with_a_mammoth(state)
+
+
+def mammoth_to_a_neighbour_source(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
+    """A mammoth that has an open neighbouring region to go to."""
+    return [r for r in regions_with_a_mammoth(state) if neighbours(state, r)]
+
+
+def mammoth_to_a_neighbour(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    """A new mammoth goes to any open region, one on the board to a neighbouring one."""
+    source = state.effect.region
+    return open_regions(state) if source < 0 else neighbours(state, source)
+
+
+def move_the_mammoth(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.MAMMOTH_TO
+
+
+def finish_action(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    game.finish_effect(state)
+
+
+def take_club(state: MammothHuntersState) -> None:
+    """Take a club from the general supply: then put it under an own hunter, or keep it."""
+    seat = state.effect.decider
+    state.club_supply -= 1
+    state.players[seat].clubs += 1
+    state.effect.step = Step.ATTACH
+
+
+# ================================================================ Landscape cards
+def landscape_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """Up to 3 hunters in the landscape's two regions, or up to 2 anywhere."""
+    return [0, 1]
+
+
+def landscape_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    effect = state.effect
+    allowed = list(LANDSCAPE_REGIONS[Landscape(effect.card)]) if option == 0 else open_regions(state)
+    effect.allowed = [r for r in allowed if not state.regions[r].glacier]
+    effect.limit = 3 if option == 0 else 2
+    effect.step = Step.PLACE
+
+
+# ================================================================ Swap and Shift
+def swap_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.FROM
+    state.effect.limit = 1
+
+
+def shift_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.FROM
+    state.effect.limit = 3
+
+
+def shift_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    """Regions with a hunter that may move to a neighbouring region, while moves are left."""
+    if state.effect.count >= state.effect.limit:
+        return []
+    return [r for r in range(REGIONS) if game.movable_owners(state, r) and neighbours(state, r)]
+
+
+def swap_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    """The other hunter of a swap must stand in a neighbouring region."""
+    return [
+        r for r in shift_sources(game, state) if any(game.movable_owners(state, b) for b in neighbours(state, r))
+    ]
+
+
+def shift_movers(game: MammothHunters, state: MammothHuntersState, owners: list[int]) -> list[int]:
+    """The three hunters shifted may not all belong to one player."""
+    effect = state.effect
+    if effect.count == 2 and len(set(effect.owners)) == 1:
+        return [owner for owner in owners if owner != effect.owners[0]]
+    return owners
+
+
+# ================================================================ Mammoth-and-Hunters
+def mammoth_and_hunters_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.TARGET
+    state.effect.limit = 2
+
+
+def mammoth_and_hunters_target(game: MammothHunters, state: MammothHuntersState, region: int) -> None:
+    """A mammoth from the supply goes to the region; with none left, one may shift in from a
+    neighbouring region."""
+    effect = state.effect
+    effect.target = region
+    if state.mammoth_supply:
+        state.mammoth_supply -= 1
+        state.regions[region].mammoths += 1
+        hunters_join_the_mammoth(state)
+    else:
+        effect.step = Step.MAMMOTH_FROM
+
+
+def hunters_join_the_mammoth(state: MammothHuntersState) -> None:
+    """Then up to 2 own hunters are placed in the mammoth's region."""
+    effect = state.effect
+    effect.region = -1
+    effect.allowed = [effect.target]
+    effect.step = Step.PLACE
+
+
+def mammoth_and_hunters_sources(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
+    target = state.effect.target
+    return [r for r in neighbours(state, target) if state.regions[r].mammoths]
+
+
+def mammoth_and_hunters_shift(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    effect = state.effect
+    state.regions[effect.region].mammoths -= 1
+    state.regions[effect.target].mammoths += 1
+    hunters_join_the_mammoth(state)
+
+
+def mammoth_and_hunters_done(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """Declining the mammoth shift still lets the hunters come."""
+    if state.effect.step == Step.MAMMOTH_FROM:
+        hunters_join_the_mammoth(state)
+    else:
+        game.finish_effect(state)
+
+
+# ================================================================ Mammoth-move
+def mammoth_move_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """A mammoth and up to 3 own hunters from its region, or up to 3 own hunters from a region
+    without a mammoth, each to a neighbouring region."""
+    options = [0] if mammoth_to_a_neighbour_source(game, state, 0) else []
+    return options + ([1] if mammoth_move_sources(game, state) else [])
+
+
+def mammoth_move_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    state.effect.step = Step.MAMMOTH_FROM if option == 0 else Step.FROM
+
+
+def mammoth_move_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    """Option 2: a region without mammoths holding own hunters (chosen once)."""
+    effect = state.effect
+    if effect.region >= 0:
+        return []
+    seat = effect.decider
+    return [
+        r
+        for r in range(REGIONS)
+        if not state.regions[r].mammoths and state.regions[r].hunters[seat] and neighbours(state, r)
+    ]
+
+
+def hunters_follow_to(game: MammothHunters, state: MammothHuntersState, target: int, rng: Rng) -> None:
+    """Own hunters of the source region follow to ``target`` one at a time (or none)."""
+    effect = state.effect
+    effect.target = target
+    effect.step = Step.WHO
+    if not game.who_actions(state, effect.region, Step.WHO):
+        game.done(state, rng)
+
+
+def mammoth_moved(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    hunters_follow_to(game, state, state.effect.target, rng)
+
+
+# ================================================================ the Mammoth card
+def mammoth_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """Options the stones pay for: a new mammoth needs one in the supply (the card has its own
+    moves, so its "place" never becomes a "move"); the moves need a mammoth that can go so."""
+    options = [0] if stones >= MAMMOTH_OPTION_COSTS[0] and state.mammoth_supply else []
+    return options + [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and mammoth_sources(game, state, o)]
+
+
+def mammoth_playable(game: MammothHunters, state: MammothHuntersState) -> bool:
+    return bool(mammoth_options(game, state, state.players[state.current].stones))
+
+
+def mammoth_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    """The card is paid when its option is chosen: 2, 3 or 5 stones."""
+    cost = MAMMOTH_OPTION_COSTS[option]
+    state.players[state.effect.decider].stones -= cost
+    state.light_supply += cost
+    state.effect.step = Step.MAMMOTH_TO if option == 0 else Step.MAMMOTH_FROM
+
+
+def mammoth_sources(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
+    """Option 2 moves a mammoth to a neighbouring region, option 3 to one that is not."""
+    if option == 1:
+        return mammoth_to_a_neighbour_source(game, state, option)
+    return [
+        r
+        for r in regions_with_a_mammoth(state)
+        if any(b not in NEIGHBOURS[r] and b != r for b in open_regions(state))
+    ]
+
+
+def mammoth_destinations(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    effect = state.effect
+    if effect.option != 2:
+        return mammoth_to_a_neighbour(game, state)
+    return [r for r in open_regions(state) if r not in NEIGHBOURS[effect.region] and r != effect.region]
+
+
+# ================================================================ Fire (light and dark)
+def fire_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.FIRE_FROM
+
+
+# ================================================================ Club
+def club_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """A club, or instead a mammoth (from the supply, or one on the board to a neighbour)."""
+    options = [0] if state.club_supply else []
+    return options + ([1] if state.mammoth_supply or regions_with_a_mammoth(state) else [])
+
+
+def club_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    if option == 0:
+        take_club(state)
+    else:
+        state.effect.step = Step.MAMMOTH_TO if state.mammoth_supply else Step.MAMMOTH_FROM
+
+
+# ================================================================ Cult (light and dark)
+def copyable(game: MammothHunters, state: MammothHuntersState, light: bool) -> bool:
+    """Whether a Cult can copy the top card of that discard pile (a light one must be paid for)."""
+    pile = state.light_discard if light else state.dark_discard
+    if not pile or pile[-1] in CULTS:  # Cults go under: only Cults in the pile
+        return False
+    return not light or CARD_RULES[pile[-1]].playable(game, state, pile[-1])
+
+
+def cult_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """Option 1 copies the light top card; option 2 the dark one, only for a player who began
+    the turn with fewer than 8 stones (a copied dark card would take stones)."""
+    options = [0] if copyable(game, state, light=True) else []
+    if copyable(game, state, light=False) and below_eight_stones(game, state):
+        options.append(1)
+    return options
+
+
+def cult_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """With nothing to copy the Cult is played for no effect."""
+    if cult_options(game, state, state.players[state.current].stones):
+        state.effect.step = Step.OPTION
+    else:
+        game.finish_effect(state)
+
+
+def cult_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    copied = (state.light_discard if option == 0 else state.dark_discard)[-1]
+    game.carry_out(state, copied, rng)
+
+
+def dark_cult_playable(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    """With 8 or more stones a dark Cult may still be played to copy the light top card."""
+    return below_eight_stones(game, state) or copyable(game, state, light=True)
+
+
+# ================================================================ Place-2 and Place-1
+def place_begin(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """Each other player in turn, from the left, places up to 2 (or 1) own hunters."""
+    effect = state.effect
+    n = game.num_players
+    effect.queue = [(state.current + offset) % n for offset in range(1, n)]
+    effect.limit = 2 if effect.card == Card.PLACE_2 else 1
+    next_placer(game, state, rng)
+
+
+def next_placer(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    effect = state.effect
+    if not effect.queue:
+        game.finish_effect(state)
+        return
+    effect.decider = effect.queue.pop(0)
+    effect.count = 0
+    effect.allowed = open_regions(state)
+    effect.step = Step.PLACE
+
+
+# ================================================================ Remove-2, Remove-1, Mammoth-removal
+def remove_by_opponent(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """The chosen player removes up to 2 (or 1) hunters, not both of one player."""
+    state.effect.step = Step.REMOVE_FROM
+    state.effect.limit = 2 if state.effect.card == Card.REMOVE_2 else 1
+
+
+def mammoth_removal_by_opponent(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.MAMMOTH_FROM
+
+
+def mammoth_removed(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    """The mammoth goes back to the general supply."""
+    state.regions[state.effect.region].mammoths -= 1
+    state.mammoth_supply += 1
+    game.done(state, rng)
+
+
+# ================================================================ Club-or-move
+def club_or_move_by_opponent(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
+    state.effect.step = Step.OPTION
+
+
+def club_or_move_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
+    """A club, or moving up to 2 own hunters from any regions to any other regions."""
+    options = [0] if state.club_supply else []
+    on_board = any(region.hunters[state.effect.decider] for region in state.regions)
+    return options + ([1] if on_board else [])
+
+
+def club_or_move_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
+    if option == 0:
+        take_club(state)
+    else:
+        state.effect.step = Step.FROM
+
+
+def club_or_move_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    if state.effect.count >= 2:
+        return []
+    return [r for r in range(REGIONS) if game.movable_owners(state, r)]
+
+
+def anywhere_else(game: MammothHunters, state: MammothHuntersState) -> list[int]:
+    return [r for r in open_regions(state) if r != state.effect.region]
+
+
+# ================================================================ the table
+Playable = Callable[["MammothHunters", MammothHuntersState, int], bool]
+MammothRegions = Callable[["MammothHunters", MammothHuntersState, int], list[int]]
+
+
+def light_card_paid(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    """A light card is played only if the player can pay its stones in full."""
+    return state.players[state.current].stones >= STONES[card]
+
+
+def dark_card_allowed(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    """A dark card only for a player who began the turn with fewer than 8 stones."""
+    return below_eight_stones(game, state)
+
+
+def mammoth_card_paid(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    return mammoth_playable(game, state)
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """One card kind's rules, by the steps of the action where they apply."""
+
+    begin: Begin
+    """The action's first step, once the card is paid for (or its stones are taken)."""
+    playable: Playable = light_card_paid
+    """Whether the player whose turn it is may play it (or a Cult copy it) now."""
+    options: Options = no_options
+    choose: Choose = no_choice
+    must_act: bool = False
+    """Its option step offers no ``done``."""
+    by_opponent: Begin | None = None
+    """A dark card carried out by one chosen opponent: that opponent's first step."""
+    sources: Regions = moves_no_hunter
+    """Regions it may move a hunter from now."""
+    destinations: Regions = to_a_neighbour
+    """Where a hunter it moves may go."""
+    movers: Owners = any_owner
+    """Whose hunters it may move, of those that could be moved."""
+    swaps: bool = False
+    """The moved hunter trades places with a second one from a neighbouring region."""
+    hunters_follow: bool = False
+    """Own hunters follow the mammoth (or the first hunter) one at a time, up to 3."""
+    mammoth_sources: MammothRegions = any_mammoth
+    mammoth_destinations: Regions = mammoth_to_a_neighbour
+    mammoth_taken: Begin = move_the_mammoth
+    """What follows the choice of a mammoth on the board."""
+    mammoth_placed: Begin = finish_action
+    """What follows a mammoth's arrival."""
+    done: Begin = finish_action
+    """What ``done`` (or running out of choices) leads to."""
+
+
+LANDSCAPE = CardRules(begin=ask_option, options=landscape_options, choose=landscape_choose)
+CARD_RULES: dict[int, CardRules] = {
+    **{card: LANDSCAPE for card in LIGHT_CARDS[:6]},
+    Card.SWAP: CardRules(begin=swap_begin, sources=swap_sources, swaps=True),
+    Card.SHIFT: CardRules(begin=shift_begin, sources=shift_sources, movers=shift_movers),
+    Card.MAMMOTH_AND_HUNTERS: CardRules(
+        begin=mammoth_and_hunters_begin,
+        mammoth_sources=mammoth_and_hunters_sources,
+        mammoth_taken=mammoth_and_hunters_shift,
+        done=mammoth_and_hunters_done,
+    ),
+    Card.MAMMOTH_MOVE: CardRules(
+        begin=ask_option,
+        options=mammoth_move_options,
+        choose=mammoth_move_choose,
+        sources=mammoth_move_sources,
+        movers=own_hunters_only,
+        hunters_follow=True,
+        mammoth_sources=mammoth_to_a_neighbour_source,
+        mammoth_placed=mammoth_moved,
+    ),
+    Card.MAMMOTH: CardRules(
+        begin=ask_option,
+        playable=mammoth_card_paid,
+        options=mammoth_options,
+        choose=mammoth_choose,
+        must_act=True,
+        mammoth_sources=mammoth_sources,
+        mammoth_destinations=mammoth_destinations,
+    ),
+    Card.FIRE: CardRules(begin=fire_begin),
+    Card.CLUB: CardRules(
+        begin=ask_option, options=club_options, choose=club_choose, mammoth_sources=mammoth_to_a_neighbour_source
+    ),
+    Card.CULT: CardRules(begin=cult_begin, options=cult_options, choose=cult_choose, must_act=True),
+    Card.PLACE_2: CardRules(begin=place_begin, playable=dark_card_allowed, done=next_placer),
+    Card.PLACE_1: CardRules(begin=place_begin, playable=dark_card_allowed, done=next_placer),
+    Card.DARK_FIRE: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=fire_begin),
+    Card.REMOVE_2: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=remove_by_opponent),
+    Card.REMOVE_1: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=remove_by_opponent),
+    Card.MAMMOTH_REMOVAL: CardRules(
+        begin=ask_opponent,
+        playable=dark_card_allowed,
+        by_opponent=mammoth_removal_by_opponent,
+        mammoth_taken=mammoth_removed,
+    ),
+    Card.CLUB_OR_MOVE: CardRules(
+        begin=ask_opponent,
+        playable=dark_card_allowed,
+        by_opponent=club_or_move_by_opponent,
+        options=club_or_move_options,
+        choose=club_or_move_choose,
+        sources=club_or_move_sources,
+        destinations=anywhere_else,
+        movers=own_hunters_only,
+    ),
+    Card.DARK_CULT: CardRules(
+        begin=cult_begin, playable=dark_cult_playable, options=cult_options, choose=cult_choose, must_act=True
+    ),
+}
+assert sorted(CARD_RULES) == list(range(len(Card)))
