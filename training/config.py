@@ -175,8 +175,12 @@ def load_config(path: str | Path, overrides: Sequence[str] = ()) -> TrainConfig:
         raw = yaml.safe_load(path.read_text())
     except FileNotFoundError:
         raise ConfigError(f"no config file {str(path)!r}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{str(path)!r} is a directory, not a YAML config file (e.g. configs/dino_hunt/ppo.yaml)") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read config file {str(path)!r}: {getattr(error, 'strerror', None) or error}") from None
     except yaml.YAMLError as error:
-        raise ConfigError(f"{path}: not valid YAML: {error}") from None
+        raise ConfigError(f"{path}: not valid YAML: {_yaml_problem(error)}") from None
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: a config is a mapping of keys to values")
     raw.setdefault("name", f"{path.parent.name}_{path.stem}")
@@ -192,7 +196,7 @@ def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, 
         try:
             value = yaml.safe_load(text)
         except yaml.YAMLError as error:
-            raise ConfigError(f"override {override!r}: not a YAML value: {error}") from None
+            raise ConfigError(f"override {override!r}: not a YAML value: {_yaml_problem(error)}") from None
         *parents, leaf = key.split(".")
         node = raw
         for depth, part in enumerate(parents):
@@ -202,6 +206,14 @@ def apply_overrides(raw: dict[str, Any], overrides: Sequence[str]) -> dict[str, 
             node = child
         node[leaf] = value
     return raw
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    """PyYAML's message on one line: the problem and where (its own message spans several lines)."""
+    problem, mark = getattr(error, "problem", None), getattr(error, "problem_mark", None)
+    if problem is None:
+        return " ".join(str(error).split())
+    return f"{problem} (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else str(problem)
 
 
 def config_from_dict(raw: Mapping[str, Any], source: str = "config") -> TrainConfig:
@@ -315,6 +327,7 @@ def _validate(config: TrainConfig, source: str) -> None:
     except ParameterError as error:
         raise ConfigError(f"{source}: {error}") from None
     require(bool(config.name) and "/" not in config.name, "name", "must be a non-empty name without '/'")
+    require(0 <= config.seed < 2**32, "seed", f"must be from 0 to 2**32 - 1 (NumPy's seed range), got {config.seed}")
     require(config.total_timesteps >= 1, "total_timesteps", f"must be at least 1, got {config.total_timesteps}")
     require(config.n_envs >= 1, "n_envs", f"must be at least 1, got {config.n_envs}")
     require(config.checkpoint_interval >= 1, "checkpoint_interval", "must be at least 1")
@@ -341,7 +354,24 @@ def _validate(config: TrainConfig, source: str) -> None:
             "evaluation",
             f"names unknown agent {spec!r}; choose from {', '.join(known)} or model:PATH of an existing file",
         )
+    _validate_models(config, source)
     _validate_hyperparameters(config.hyperparameters, config.n_envs, require)
+
+
+def _validate_models(config: TrainConfig, source: str) -> None:
+    """Every model the config names must be a readable saved model: a clear error now, not in training."""
+    models = {"init_policy": config.init_policy} if config.init_policy else {}
+    for key, specs in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
+        models.update({f"{key} {spec!r}": spec.removeprefix(MODEL_PREFIX) for spec in specs if spec.startswith(MODEL_PREFIX)})
+    if not models:
+        return
+    from training.policy_agent import check_model  # imports torch: only for configs that name a model
+
+    for key, path in models.items():
+        try:
+            check_model(path)
+        except ParameterError as error:
+            raise ConfigError(f"{source}: {key}: {error}") from None
 
 
 def _validate_hyperparameters(hp: PPOHyperparameters | DQNHyperparameters, n_envs: int, require: Any) -> None:

@@ -8,6 +8,7 @@ masked DQN; ``PATH`` is its ``.zip``).
 from __future__ import annotations
 
 import io
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -58,19 +59,48 @@ class PolicyAgent(Agent):
             )
         return int(action)
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """``act`` for every row, in passes of the network over up to 65,536 rows."""
+        actions = []
+        with th.no_grad():
+            for start in range(0, len(observations), 65536):
+                chunk = slice(start, start + 65536)
+                action, _ = self.policy.predict(  # type: ignore[call-arg]
+                    observations[chunk], deterministic=self.deterministic, action_masks=action_masks[chunk].astype(bool)
+                )
+                actions.append(np.asarray(action, dtype=np.int64).reshape(-1))
+        return np.concatenate(actions) if actions else np.zeros(0, dtype=np.int64)
+
 
 POLICY_DATA = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 """What a saved model must hold to rebuild its policy."""
+ZIP_MAGIC = b"PK\x03\x04"
+"""How every zip file, and so every saved model, starts."""
 
 
 def _read_model(path: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
         raise ParameterError(f"no model file {str(path)!r}")
-    data, params, _ = load_from_zip_file(path, device="cpu")
+    with path.open("rb") as file:
+        if file.read(len(ZIP_MAGIC)) != ZIP_MAGIC:
+            raise ParameterError(f"{str(path)!r} is not a saved model (a model is the .zip that training saves)")
+    try:
+        data, params, _ = load_from_zip_file(path, device="cpu")
+    except Exception as error:  # a zip that cannot be read whole: cut short, or damaged
+        cause = error.__cause__ or error  # SB3 wraps zipfile's error in its own, which names the file again
+        reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+        if isinstance(cause, zipfile.BadZipFile) and "not a zip file" in reason:
+            reason = "the zip archive is incomplete"
+        raise ParameterError(f"{str(path)!r} is a truncated or corrupt model file: {reason}") from None
     if data is None or "policy_class" not in data or "policy" not in params:
         raise ParameterError(f"{str(path)!r} is not a saved Stable-Baselines3 model")
     return data, params
+
+
+def check_model(path: str | Path) -> None:
+    """A clear one-line ``ParameterError`` unless ``path`` is a saved model that ``load_policy`` can read."""
+    _read_model(path)
 
 
 def load_policy(path: str | Path) -> BasePolicy:

@@ -38,7 +38,7 @@ from gymnasium import spaces
 
 import dice_envs
 from agents import Agent, agent_classes, make_agent
-from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
+from dice_envs.core.aec import ILLEGAL_MOVE_REWARD, as_action
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
 
@@ -214,7 +214,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RuntimeError("step() called after the episode ended; call reset()")
         env = self.game_env
         learner = env.possible_agents[self.seat]
-        action = int(action)
+        if type(action) is not int:
+            action = as_action(action)  # as the AEC env: ints, numpy integers, 0-d integer arrays
         illegal = not (0 <= action < len(self._mask) and self._mask[action])
         if illegal:  # the game ends with a loss for the learner and its position is left as it was
             self._mask[:] = False

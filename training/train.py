@@ -65,6 +65,10 @@ RECENT_EPISODES = 200
 RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval")
 RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
 """Keys that may change when a run resumes; the rest are baked into the saved model."""
+RUN_FILES = frozenset(
+    {"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "model.zip", "evaluation.json", "evaluation.md"}
+)
+"""What a run writes in its directory besides ``config.yaml``."""
 EVALUATION_SEED_OFFSET = 1
 """Periodic evaluations use seeds from ``seed + 1``; the final tournament from ``seed``."""
 
@@ -128,26 +132,58 @@ class RunResult:
 def start_run(
     config: TrainConfig, runs_root: Path = Path("runs"), run_dir: Path | None = None, progress: bool = True
 ) -> RunResult:
-    """Train ``config`` from scratch in a new run directory, then evaluate the final model."""
+    """Train ``config`` from scratch in a new run directory, then evaluate the final model.
+
+    A start that fails (before training begins) leaves nothing behind: the directories it made
+    are removed, one that existed (empty) before is left empty."""
     root = run_dir or _new_run_dir(runs_root, config.name)
     if root.exists() and any(root.iterdir()):
         raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
+    created = [folder for folder in (root, *root.parents) if not folder.exists()]  # the run's, and runs/ if new
     paths = RunPaths(root)
-    paths.checkpoints.mkdir(parents=True, exist_ok=True)
-    save_config(config, paths.config)
+    try:
+        paths.checkpoints.mkdir(parents=True, exist_ok=True)
+        save_config(config, paths.config)
+        trainer = _fresh_trainer(config, paths, progress)
+    except BaseException:
+        _clear_run_dir(paths)
+        paths.config.unlink(missing_ok=True)
+        for folder in created:
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        raise
+    return trainer.run(reset_num_timesteps=True)
+
+
+def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool) -> Trainer:
+    """A trainer for step 0 of ``config``: new environments, a new (or ``init_policy``) model."""
     th.set_num_threads(1)  # small networks: threads only contend with the environments
     env = make_training_env(config, config.seed)
-    model = build_model(config, env, paths.tensorboard)
-    if config.init_policy:
-        load_initial_policy(model, config.init_policy)
-    state = TrainingState(next_checkpoint=config.checkpoint_interval)
-    pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
-    state.next_snapshot, state.next_sync = config.self_play.snapshot_interval, config.self_play.sync_interval
-    return Trainer(config, paths, model, state, pool, progress).run(reset_num_timesteps=True)
+    try:
+        model = build_model(config, env, paths.tensorboard)
+        if config.init_policy:
+            load_initial_policy(model, config.init_policy)
+        state = TrainingState(next_checkpoint=config.checkpoint_interval)
+        pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
+        state.next_snapshot, state.next_sync = config.self_play.snapshot_interval, config.self_play.sync_interval
+        return Trainer(config, paths, model, state, pool, progress)
+    except BaseException:
+        env.close()
+        raise
+
+
+def _clear_run_dir(paths: RunPaths) -> None:
+    """Remove everything a run writes, except ``config.yaml`` (only the names a run uses: nothing else)."""
+    for child in paths.root.iterdir() if paths.root.is_dir() else ():
+        if child.name in RUN_FILES and child.is_dir():
+            shutil.rmtree(child)
+        elif child.name in RUN_FILES:
+            child.unlink()
 
 
 def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True) -> RunResult:
-    """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it)."""
+    """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it); a run
+    stopped before its first checkpoint starts over in its directory, from its ``config.yaml``."""
     paths = RunPaths(run_dir)
     if not paths.config.is_file():
         raise ConfigError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
@@ -158,8 +194,11 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
             raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
     config = config_from_dict(apply_overrides(yaml.safe_load(paths.config.read_text()), overrides), source=str(paths.config))
     checkpoint = latest_checkpoint(paths)
-    if checkpoint is None:
-        raise ConfigError(f"{str(run_dir)!r} has no checkpoint yet; start the run again")
+    if checkpoint is None:  # stopped before its first checkpoint: nothing to keep, so it starts over
+        save_config(config, paths.config)
+        _clear_run_dir(paths)
+        paths.checkpoints.mkdir()
+        return _fresh_trainer(config, paths, progress).run(reset_num_timesteps=True)
     state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
     save_config(config, paths.config)
     th.set_num_threads(1)
@@ -467,8 +506,11 @@ class TrainingInterrupted(Exception):
     """Ctrl-C during training; the run can be resumed from its last checkpoint."""
 
     def __init__(self, run_dir: Path, checkpoint_step: int | None) -> None:
-        where = f"the last checkpoint (step {checkpoint_step})" if checkpoint_step is not None else "nothing: no checkpoint yet"
-        super().__init__(f"interrupted; `dice-envs train --resume {run_dir}` continues from {where}")
+        if checkpoint_step is not None:
+            message = f"`dice-envs train --resume {run_dir}` continues from the last checkpoint (step {checkpoint_step})"
+        else:
+            message = f"no checkpoint yet: `dice-envs train --resume {run_dir}` starts the run over"
+        super().__init__(f"interrupted; {message}")
         self.run_dir = run_dir
         self.checkpoint_step = checkpoint_step
 

@@ -14,7 +14,8 @@ leaves the state unchanged.  ``env()`` gives, natively and in one layer, exactly
 PettingZoo's standard wrapper stack ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
 TerminateIllegalWrapper(raw_env, illegal_reward=-1)))``: an illegal move ends the game with -1
 for the mover, an action outside the space fails an assertion, and calls out of order are
-reported.  ``tests/conformance`` checks the two step for step.
+reported.  ``tests/conformance`` checks the two step for step.  The one difference is on purpose:
+once a game has ended by an illegal move, every action mask is all zeros, as after any other end.
 """
 
 from __future__ import annotations
@@ -45,8 +46,16 @@ ENV_OPTIONS = ("render_mode", "reward_mode", "max_steps")
 _SET_BY_RESET = frozenset(
     {"agents", "rewards", "terminations", "truncations", "infos", "agent_selection", "_cumulative_rewards"}
 )
+_SET_BY_START = frozenset({"game_state", "num_steps"})
+"""The adapter's own attributes that exist from ``reset()`` (or ``set_state``) on."""
 
 ObsDict = dict[str, np.ndarray]
+
+
+class UnsupportedRenderModeError(ParameterError, TypeError):
+    """``render_mode`` is not one the environment supports.  It is also a ``TypeError`` because
+    callers that ask for a mode and fall back on ``TypeError`` expect one: Stable-Baselines3's
+    ``make_vec_env`` and its algorithms, given a Gymnasium id, first ask for ``"rgb_array"``."""
 
 
 class DiceGameEnv(AECEnv[str, ObsDict, int]):
@@ -76,8 +85,12 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     ) -> None:
         super().__init__()
         name = self.metadata["name"]
+        render_modes = [None, *self.metadata["render_modes"]]
+        if render_mode not in render_modes:
+            raise UnsupportedRenderModeError(
+                f"{name}: render_mode must be one of {', '.join(map(repr, render_modes))}, got {render_mode!r}"
+            )
         try:
-            require_choice("render_mode", render_mode, [None, *self.metadata["render_modes"]])
             require_choice("reward_mode", reward_mode, REWARD_MODES)
             if max_steps is not None:
                 require_int("max_steps", max_steps, 1)
@@ -107,6 +120,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._guarded = False
         self._has_reset = False
         self._has_updated = False
+        self._legal: list[int] | None = None
 
     @classmethod
     def guarded(cls, **kwargs: Any) -> "DiceGameEnv":
@@ -118,6 +132,8 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     def __getattr__(self, name: str) -> Any:
         if name in _SET_BY_RESET:
             raise AttributeError(f"{name} cannot be accessed before reset")
+        if name in _SET_BY_START:
+            raise AttributeError(f"reset() needs to be called before accessing {name}.")
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ----------------------------------------------------------------- spaces
@@ -149,7 +165,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.num_steps = 0
-        self._legal: list[int] | None = None
+        self._legal = None
         self._skip_agent_selection = None
         self._has_reset = True
         self._has_updated = True
@@ -181,7 +197,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
             self._was_dead_step(action)
             return
         if type(action) is not int:
-            action = _as_action(action)
+            action = as_action(action)
         legal = self.legal_actions()
         if action not in legal:
             if self._guarded:
@@ -225,6 +241,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = ILLEGAL_MOVE_REWARD
+        self._acting_seat = TERMINAL  # the game is over: every action mask is all zeros
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -241,6 +258,8 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     def legal_actions(self) -> list[int]:
         """Legal actions of the pending decision (its owner is ``agent_selection``)."""
         if self._legal is None:
+            if not self._has_reset:
+                raise AssertionError("reset() needs to be called before legal_actions().")
             self._legal = self.game.legal_actions(self.game_state)
         return self._legal
 
@@ -274,7 +293,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         return _AgentIterator(self, max_iter)
 
 
-def _as_action(action: Any) -> int:
+def as_action(action: Any) -> int:
     """An action index from an integer or a 0-d integer array (what ``Discrete.sample`` may give)."""
     if isinstance(action, np.ndarray) and action.ndim == 0:
         action = action[()]

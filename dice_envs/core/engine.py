@@ -45,6 +45,10 @@ class GameParams:
     max_players: ClassVar[int] = 2
 
     def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):  # every integer field, whatever its own check (4.0 == 4)
+            value = getattr(self, field.name)
+            if field.type in (int, "int") and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
+                raise ParameterError(f"{field.name} must be an integer, got {value!r}")
         self.validate()
 
     def validate(self) -> None:

@@ -7,6 +7,9 @@ illegal ones included, and compared after every call.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+import typing
 import warnings
 
 import numpy as np
@@ -15,6 +18,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 import dice_envs
+from dice_envs.core.aec import UnsupportedRenderModeError
+from dice_envs.core.engine import ParameterError
 from tests.conformance.playouts import Case, case_id, env_cases
 
 CASES = env_cases()
@@ -36,15 +41,18 @@ def reference(case: Case):
     )
 
 
-def snapshot(env) -> tuple:
+def snapshot(env, zero_mask_when_done: bool = False) -> tuple:
+    """What a user sees.  ``zero_mask_when_done``: for the reference, whose mover keeps its mask
+    after an illegal move; ``env()`` zeroes every mask once the game is over, as the documents say."""
     if not env.agents:
         return ((), env.agents)
     obs, reward, terminated, truncated, info = env.last()
+    mask = obs["action_mask"] * 0 if zero_mask_when_done and (terminated or truncated) else obs["action_mask"]
     return (
         env.agent_selection,
         list(env.agents),
         obs["observation"].tolist(),
-        obs["action_mask"].tolist(),
+        mask.tolist(),
         float(reward),
         terminated,
         truncated,
@@ -66,7 +74,7 @@ def test_guarded_env_matches_standard_wrappers(case: Case, illegal_rate: float) 
         theirs.reset(seed=seed)
         for agent_ours, agent_theirs in zip(ours.agent_iter(), theirs.agent_iter()):
             assert agent_ours == agent_theirs
-            assert snapshot(ours) == snapshot(theirs)
+            assert snapshot(ours) == snapshot(theirs, zero_mask_when_done=True)
             obs, _, terminated, truncated, _ = ours.last()
             if terminated or truncated:
                 action = None
@@ -76,7 +84,7 @@ def test_guarded_env_matches_standard_wrappers(case: Case, illegal_rate: float) 
                 action = int(choices.choice(np.flatnonzero(obs["action_mask"])))
             ours.step(action)
             theirs.step(action)
-        assert snapshot(ours) == snapshot(theirs)
+        assert snapshot(ours) == snapshot(theirs, zero_mask_when_done=True)
         assert ours.agents == theirs.agents == []
 
 
@@ -113,3 +121,78 @@ def test_step_after_the_end_warns(case: Case) -> None:
         warnings.simplefilter("ignore")
         env.step(None)  # warns, does nothing
     assert env.agents == []
+
+
+def test_every_mask_is_all_zeros_once_the_game_is_over(case: Case) -> None:
+    """The rules documents: the mask is all 0 "after the game ends", however it ends (an illegal
+    move in ``env()``, the last move, the step cap)."""
+    name, params = case
+
+    def assert_all_masks_zero(env) -> None:
+        for agent in env.possible_agents:
+            assert not env.observe(agent)["action_mask"].any(), agent
+        while env.agents:
+            obs, _, terminated, truncated, _ = env.last()
+            assert (terminated or truncated) and not obs["action_mask"].any(), env.agent_selection
+            env.step(None)
+
+    env = dice_envs.make(name, **params)
+    rng = np.random.default_rng(5)
+    for seed in range(3):  # an illegal move, at some step of the game
+        env.reset(seed=seed)
+        for _ in range(int(rng.integers(20))):
+            obs, *_ = env.last()
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, *_ = env.last()
+        if not obs["action_mask"].all():
+            env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+            assert_all_masks_zero(env)
+    env.reset(seed=0)  # the last move
+    while not env.terminations[env.agent_selection]:
+        obs, *_ = env.last()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert_all_masks_zero(env)
+    capped = dice_envs.make(name, max_steps=2, **params)  # the step cap
+    capped.reset(seed=0)
+    for _ in range(2):
+        obs, *_ = capped.last()
+        capped.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert_all_masks_zero(capped)
+
+
+def test_the_game_before_reset_says_reset_first(case: Case) -> None:
+    name, params = case
+    for env in (dice_envs.make(name, **params), dice_envs.make(name, raw=True, **params)):
+        with pytest.raises(AssertionError, match=r"^reset\(\) needs to be called before legal_actions\(\)\.$"):
+            env.legal_actions()
+        with pytest.raises(AttributeError, match=r"^reset\(\) needs to be called before accessing game_state\.$"):
+            env.game_state
+        with pytest.raises(AttributeError, match=r"reset\(\) needs to be called"):
+            env.structured_observation("player_0")
+        assert not hasattr(env, "game_state")
+        env.reset(seed=0)
+        assert env.legal_actions() and env.game_state is not None
+
+
+def test_every_integer_parameter_refuses_other_numbers(case: Case) -> None:
+    """4.0 == 4, but a float is not a count: every integer parameter of every game says so."""
+    name, params = case
+    params_class = dice_envs.env_module(name).raw_env.game_class.params_class
+    hints = typing.get_type_hints(params_class)
+    defaults = params_class(**params)
+    integers = {field.name: getattr(defaults, field.name) for field in dataclasses.fields(params_class) if hints[field.name] is int}
+    assert "num_players" in integers
+    for key, value in {**integers, "max_steps": 100}.items():
+        for bad in (float(value), np.float64(value), str(value), True):
+            with pytest.raises(ParameterError, match=f"^{re.escape(f'{name}: {key} must be an integer, got {bad!r}')}$"):
+                dice_envs.make(name, **{**params, key: bad})
+        dice_envs.make(name, **{**params, key: np.int64(value)})  # NumPy integers are integers
+
+
+def test_an_unsupported_render_mode_is_also_a_type_error(case: Case) -> None:
+    """Stable-Baselines3 asks for ``rgb_array`` and falls back only on a ``TypeError``."""
+    name, params = case
+    with pytest.raises(UnsupportedRenderModeError) as error:
+        dice_envs.make(name, render_mode="rgb_array", **params)
+    assert isinstance(error.value, ParameterError) and isinstance(error.value, TypeError)
+    assert str(error.value) == f"{name}: render_mode must be one of None, 'ansi', 'human', got 'rgb_array'"

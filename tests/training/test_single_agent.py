@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import gymnasium
 import numpy as np
 import pytest
@@ -88,7 +90,7 @@ def test_illegal_action_ends_the_episode_with_a_loss() -> None:
 
 
 def test_opponents_are_drawn_by_weight_and_fixed_seat_is_kept() -> None:
-    env = SingleAgentEnv("mammoth_hunters_v0", learner_seat=2, opponents={"settler": 3.0, "random": 1.0, "raider": 0.0})
+    env = SingleAgentEnv("mammoth_hunters_v1", learner_seat=2, opponents={"settler": 3.0, "random": 1.0, "raider": 0.0})
     drawn = []
     for seed in range(40):
         env.reset(seed=seed)
@@ -132,6 +134,47 @@ def test_registered_with_gymnasium(env_name: str) -> None:
 
 def test_gymnasium_ids() -> None:
     assert gymnasium_id("dino_hunt_v0") == "dice_envs/DinoHunt-v0"
-    assert gymnasium_id("mammoth_hunters_v0") == "dice_envs/MammothHunters-v0"
+    assert gymnasium_id("mammoth_hunters_v1") == "dice_envs/MammothHunters-v1"
     with pytest.raises(ParameterError):
         gymnasium_id("chess")
+
+
+@pytest.mark.parametrize("action", [0.7, 0.0, "0", np.float32(1), True, np.array([0]), None])
+def test_an_action_that_is_not_an_integer_is_refused(action: object) -> None:
+    """As the AEC env: no rounding of 0.7 to 0, no parsing of "0"; the episode goes on."""
+    env = SingleAgentEnv("dino_hunt_v0", learner_seat=0)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"^an action must be an integer, got .+ of type \w+$"):
+        env.step(action)
+    assert env.action_masks().any()
+    for integer in (np.int64(0), np.array(0), 0):  # integers of any kind are actions
+        _, _, terminated, truncated, info = env.step(integer)
+        assert "illegal_action" not in info or not info["illegal_action"]
+        if terminated or truncated:
+            break
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_sb3_make_vec_env_takes_every_gymnasium_id(env_name: str) -> None:
+    """``make_vec_env`` asks for ``render_mode="rgb_array"`` first and falls back on a ``TypeError``."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Gymnasium warns that rgb_array is not among the render modes
+        vec_env = make_vec_env(gymnasium_id(env_name), n_envs=2, seed=0)
+    vec_env.reset()
+    for _ in range(5):
+        masks = np.stack(vec_env.env_method("action_masks"))
+        vec_env.step(np.array([np.flatnonzero(mask)[0] for mask in masks]))
+    assert vec_env.get_attr("render_mode") == [None, None]
+    vec_env.close()
+
+
+def test_maskable_ppo_takes_a_gymnasium_id() -> None:
+    from sb3_contrib import MaskablePPO
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = MaskablePPO("MlpPolicy", "dice_envs/DinoHunt-v0", n_steps=32, batch_size=32, n_epochs=1, seed=0, device="cpu")
+    model.learn(64)
+    assert model.num_timesteps == 64
