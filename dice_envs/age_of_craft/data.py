@@ -2,8 +2,8 @@
 card table of rulings.md, which the rulebook does not print).
 
 This is the one place to correct the game's numbers.  A player who owns the box can fix a cost
-or a VP value in ``CARDS``; adding one of the remaining kinds takes an entry here and its effect
-in ``rules.py``.
+or a VP value in ``CARDS``; adding one of the remaining kinds takes an entry here and, for an
+ability its owner uses, an entry in ``abilities.ABILITIES``.
 """
 
 from __future__ import annotations

@@ -1,36 +1,63 @@
 """Age of Craft: the pure rules engine.
 
 Rulebook: ``shared/rulebooks/age_of_craft.txt``; the card table, the offer protocol and the
-rulings are in ``docs/games/age_of_craft.md``.  Dice are resources: each turn the active player
-rolls 3 Stock dice into the Dice Tray (players holding more dice than the roll's total lose half,
-highest first, into the tray), everyone takes dice from the tray in turn, the active player may
-trade dice with offers, then pays dice to build cards worth victory points.
+rulings are in ``docs/games/age_of_craft.md``.  Dice are resources: each turn opens with a window
+for abilities, then the active player rolls 3 Stock dice into the Dice Tray (players holding more
+dice than the roll's total lose half, highest first, into the tray), everyone takes dice from the
+tray in turn, the active player may trade dice with offers, then pays dice to build cards worth
+victory points.
 
-Dice are counted by value (index ``v - 1``) in the Stock, the tray, each dice area and on each
-player's Warehouses; cards are counted by kind.  A multi-step decision (an offer being composed,
-a card being paid for, a card ability and its targets, a defence) is carried in the state, and
-``current_player`` is whoever owns it.
+The state, its parameters and the dice arithmetic are in ``state.py``, the action table in
+``actions.py``; what each card's ability does is in ``abilities.py``, one small named function
+per rule.  This module runs the turn, the offers, the payments and the steps of an ability.
+A multi-step decision is carried in the state, and ``current_player`` is whoever owns it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import IntEnum
 from functools import cache
-from typing import ClassVar
 
 import numpy as np
 
+from dice_envs.age_of_craft.abilities import ABILITIES
+from dice_envs.age_of_craft.actions import (
+    ACCEPT,
+    ACTION_NAMES,
+    ASK,
+    BUILD,
+    BUILD_INDEX,
+    CANCEL,
+    END,
+    GIVE,
+    IGNORE,
+    LIBRARY_PAIRS,
+    NUM_ACTIONS,
+    NUM_KINDS,
+    OWN_DIE,
+    PAY,
+    PAY_DOWN,
+    PAY_LOWER,
+    PAY_UP,
+    PLAYER,
+    REJECT,
+    RETRIEVE,
+    SEND,
+    SET_TO,
+    STORE,
+    SUFFER,
+    TAKE,
+    THEIR_DIE,
+    USE,
+    USE_INDEX,
+    VALUES,
+    payment,
+)
 from dice_envs.age_of_craft.data import (
     ACTIVATED_KINDS,
-    BANDIT_MAX_VALUE,
-    BANDIT_ROLL,
     BASIC_KINDS,
     BUILDABLE_KINDS,
     CARDS,
     END_POINTS,
-    EXHAUSTING_FACE,
     FACES,
     FIRST_GAME_SUPPLY,
     INCOME_DICE,
@@ -39,218 +66,80 @@ from dice_envs.age_of_craft.data import (
     PRODUCTION_KINDS,
     RANDOM_KINDS,
     RANDOM_SUPPLY_PICKS,
-    RESIDENCE_SET_VP,
     START_DICE,
     STOCK_DICE,
-    THIEVES_VALUES,
-    VILLAGE_MAX_DICE,
     WAREHOUSE_CAPACITY,
-    WORKS_PAYMENT,
     Kind,
 )
-from dice_envs.core.chance import roll_dice, shuffled
-from dice_envs.core.engine import TERMINAL, Game, GameParams, require_choice
-from dice_envs.core.state import GameState
+from dice_envs.age_of_craft.state import (
+    FIRST_GAME,
+    MAX_PLAYERS,
+    RANDOM,
+    SUPPLY_OPTIONS,
+    AgeOfCraftParams,
+    AgeOfCraftState,
+    Decision,
+    Effect,
+    Offer,
+    PlayerState,
+    Step,
+    can_trade,
+    counts,
+    roll_dice_values,
+    victory_points,
+)
+from dice_envs.core.chance import shuffled
+from dice_envs.core.engine import TERMINAL, Game
 
-MAX_PLAYERS = 4
-NUM_KINDS = len(Kind)
-VALUES = range(1, FACES + 1)
-
-# ------------------------------------------------------------------ the action table
-TAKE = 0  # + v - 1: take a die of value v from the tray (acquisition, or the Deserted Village roll)
-PLAYER = TAKE + FACES  # + offset - 1: the player that many seats after the one deciding
-GIVE = PLAYER + MAX_PLAYERS - 1  # + v - 1: put one of your dice of value v in the offer
-ASK = GIVE + FACES  # + v - 1: ask for one of their dice of value v
-SEND = ASK + FACES
-CANCEL = SEND + 1
-ACCEPT = CANCEL + 1
-REJECT = ACCEPT + 1
-BUILD = REJECT + 1  # + index in BUILDABLE_KINDS
-PAY = BUILD + len(BUILDABLE_KINDS)  # + v - 1: pay a die of value v at its value
-PAY_UP = PAY + FACES  # + v - 1 (v 1-5): Mercantile House, the die counts as v + 1
-PAY_DOWN = PAY_UP + FACES - 1  # + v - 2 (v 2-6): Mercantile House, the die counts as v - 1
-LIBRARY_PAIRS = tuple((die, counts_as) for die in VALUES for counts_as in range(1, die))
-PAY_LOWER = PAY_DOWN + FACES - 1  # + index in LIBRARY_PAIRS: Library, the die counts as a lower value
-USE = PAY_LOWER + len(LIBRARY_PAIRS)  # + index in ACTIVATED_KINDS
-OWN_DIE = USE + len(ACTIVATED_KINDS)  # + v - 1
-THEIR_DIE = OWN_DIE + FACES  # + v - 1
-SET_TO = THEIR_DIE + FACES  # + v - 1
-STORE = SET_TO + FACES  # + v - 1: move a die onto your Warehouses
-RETRIEVE = STORE + FACES  # + v - 1: move a die back to your dice area
-IGNORE = RETRIEVE + FACES
-SUFFER = IGNORE + 1
-END = SUFFER + 1  # pass the setup exchange, end the Negotiation Phase, end the turn
-NUM_ACTIONS = END + 1
-
-USE_INDEX = {kind: i for i, kind in enumerate(ACTIVATED_KINDS)}
-BUILD_INDEX = {kind: i for i, kind in enumerate(BUILDABLE_KINDS)}
-
-
-def _card_label(kind: int) -> str:
-    return CARDS[kind].name.lower()
-
-
-def _action_names() -> tuple[str, ...]:
-    names = [f"take {v}" for v in VALUES]
-    names += ["player next" if p == 1 else f"player next+{p - 1}" for p in range(1, MAX_PLAYERS)]
-    names += [f"give {v}" for v in VALUES] + [f"ask {v}" for v in VALUES]
-    names += ["send offer", "cancel offer", "accept offer", "reject offer"]
-    names += [f"build {_card_label(kind)}" for kind in BUILDABLE_KINDS]
-    names += [f"pay {v}" for v in VALUES]
-    names += [f"pay {v} as {v + 1} (mercantile house)" for v in range(1, FACES)]
-    names += [f"pay {v} as {v - 1} (mercantile house)" for v in range(2, FACES + 1)]
-    names += [f"pay {die} as {counts_as} (library)" for die, counts_as in LIBRARY_PAIRS]
-    names += [f"use {_card_label(kind)}" for kind in ACTIVATED_KINDS]
-    names += [f"own die {v}" for v in VALUES] + [f"their die {v}" for v in VALUES]
-    names += [f"set to {v}" for v in VALUES]
-    names += [f"store {v}" for v in VALUES] + [f"retrieve {v}" for v in VALUES]
-    names += ["ignore attack", "suffer attack", "end"]
-    return tuple(names)
-
-
-ACTION_NAMES = _action_names()
-assert len(ACTION_NAMES) == NUM_ACTIONS
-
-
-class Decision(IntEnum):
-    EXCHANGE = 0  # setup: swap your dice with another player's, or pass
-    OPENING = 1  # before the Income roll: use an ability, store or retrieve, or roll
-    TAKE = 2  # acquisition: take a die from the tray
-    NEGOTIATE = 3  # make an offer, use an ability, store or retrieve, or end the phase
-    OFFER = 4  # compose the offer: give, ask, send or cancel
-    RESPOND = 5  # the player offered to: accept or reject
-    BUILD = 6  # build, use an ability, store or retrieve, or end the turn
-    PAY = 7  # pay the card being built, one die at a time
-    EFFECT = 8  # a step of a card ability (see Step)
-    GAME_OVER = 9
+__all__ = [
+    "ACCEPT",
+    "ACTION_NAMES",
+    "ASK",
+    "BUILD",
+    "BUILD_INDEX",
+    "CANCEL",
+    "END",
+    "FIRST_GAME",
+    "GIVE",
+    "IGNORE",
+    "LIBRARY_PAIRS",
+    "MAX_PLAYERS",
+    "NUM_ACTIONS",
+    "NUM_KINDS",
+    "OWN_DIE",
+    "PAY",
+    "PAY_DOWN",
+    "PAY_LOWER",
+    "PAY_UP",
+    "PLAYER",
+    "RANDOM",
+    "REJECT",
+    "RETRIEVE",
+    "SEND",
+    "SET_TO",
+    "STORE",
+    "SUFFER",
+    "SUPPLY_OPTIONS",
+    "TAKE",
+    "THEIR_DIE",
+    "USE",
+    "USE_INDEX",
+    "VALUES",
+    "AgeOfCraft",
+    "AgeOfCraftParams",
+    "AgeOfCraftState",
+    "Decision",
+    "Effect",
+    "Offer",
+    "PlayerState",
+    "Step",
+    "payable",
+    "payment",
+    "victory_points",
+]
 
 
-class Step(IntEnum):
-    """The small choice a card ability is waiting for."""
-
-    NONE = 0
-    VICTIM = 1  # the player to attack
-    OWN_DIE = 2  # one of your dice: to swap, return, trade or pay with
-    OTHER_DIE = 3  # Marketplace: the die to set
-    THEIR_DIE = 4  # the victim's die
-    NEW_VALUE = 5  # the value the die is set to
-    KEEP = 6  # Deserted Village: which rolled die to keep
-    DEFEND = 7  # the victim: ignore or suffer the attack
-
-
-FIRST_GAME = "first_game"
-RANDOM = "random"
-SUPPLY_OPTIONS = (FIRST_GAME, RANDOM)
-"""Values of the ``supply`` parameter: the rulebook's first-game Random Supply, or a random one."""
-
-
-@dataclass(frozen=True)
-class AgeOfCraftParams(GameParams):
-    num_players: int = 2
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = MAX_PLAYERS
-    supply: str = FIRST_GAME
-    """``"first_game"``: the rulebook's recommended seven kinds; ``"random"``: one kind each of
-    A, N, C, D, L and two of O, drawn from the implemented kinds with the game's seed."""
-
-    def validate(self) -> None:
-        super().validate()
-        require_choice("supply", self.supply, SUPPLY_OPTIONS)
-
-
-@dataclass
-class PlayerState(GameState):
-    dice: list[int]
-    """Dice in the dice area, by value."""
-    stored: list[int]
-    """Dice kept on the player's Warehouses, by value."""
-    cards: list[int]
-    """Cards in the play area, by kind."""
-    turned_now: list[int]
-    """By kind: cards exhausted or turned sideways during the owner's current (or latest) turn."""
-    turned_before: list[int]
-    """By kind: cards exhausted or turned sideways during the owner's turn before that; both
-    kinds of turned card come back when the owner's next turn ends."""
-    works_points: int
-    """Points bought with Public Works."""
-    ramparts_used: int
-    """Great Ramparts used to ignore an attack this turn."""
-
-
-@dataclass
-class Offer(GameState):
-    target: int = -1
-    give: list[int] = field(default_factory=lambda: [0] * FACES)
-    ask: list[int] = field(default_factory=lambda: [0] * FACES)
-
-
-@dataclass
-class Effect(GameState):
-    """The card ability being carried out."""
-
-    card: int = -1
-    """Kind whose ability this is; -1: none."""
-    step: Step = Step.NONE
-    decider: int = -1
-    victim: int = -1
-    own_value: int = 0
-    """Value of the active player's die being acted on (0: none)."""
-    their_value: int = 0
-    """The victim's die chosen (0: none)."""
-    queue: list[int] = field(default_factory=list)
-    """Mounted Bandit: players still to be robbed after the victim, in turn order."""
-
-
-@dataclass
-class AgeOfCraftState(GameState):
-    players: list[PlayerState]
-    supply: list[int]
-    """Cards left in each Supply pile, by kind (0 for kinds not in this game)."""
-    supply_kinds: list[int]
-    """The seven Random Supply kinds of this game."""
-    stock: int
-    tray: list[int]
-    """Dice in the Dice Tray, by value."""
-    decision: Decision
-    phase: Decision
-    """The window an ability returns to: OPENING (before the Income roll), NEGOTIATE or BUILD."""
-    active: int
-    start_player: int
-    turn: int
-    """Turns begun so far (0 during setup)."""
-    picker: int
-    """Seat choosing in the setup exchange or the acquisition."""
-    exchanges_left: int
-    offers_made: int
-    offer: Offer
-    paying: int
-    """Kind being built (-1: none)."""
-    cost_left: list[int]
-    """Die values still to pay for it, by value."""
-    built: list[int]
-    """Cards the active player built this turn, by kind (their abilities wait for the next turn)."""
-    used: list[int]
-    """The active player's cards whose once-per-turn ability was used this turn, by kind (a card
-    exhausted or turned sideways counts in the player's ``turned_now`` instead)."""
-    stored_now: list[int]
-    """Dice the active player put on a Warehouse this turn, by value: they stay until the turn ends."""
-    effect: Effect
-    last_roll: list[int]
-    """The last Income Phase roll, by value (for display and the observation)."""
-    busted: list[int]
-    """Dice each player lost to the last Bust check."""
-    winners: list[int]
-
-
-# ------------------------------------------------------------------ small pure rules
-def victory_points(player: PlayerState) -> int:
-    cards = player.cards
-    points = sum(CARDS[kind].vp * count for kind, count in enumerate(cards))
-    points += RESIDENCE_SET_VP[min(cards[Kind.RESIDENCE], len(RESIDENCE_SET_VP) - 1)]
-    points += cards[Kind.TREASURY] * player.dice[FACES - 1]
-    return points + player.works_points
-
-
+# ------------------------------------------------------------------ paying for cards
 def cost_counts(kind: int) -> tuple[int, ...]:
     counts = [0] * FACES
     for value in CARDS[kind].cost:
@@ -285,18 +174,6 @@ def _payable(cost: tuple[int, ...], dice: tuple[int, ...], mercantile: int, libr
     return False
 
 
-def payment(action: int) -> tuple[int, int, int]:
-    """A pay action as (value of the die paid, value it counts as, the modifying kind or -1)."""
-    if action < PAY_UP:
-        return action - PAY + 1, action - PAY + 1, -1
-    if action < PAY_DOWN:
-        return action - PAY_UP + 1, action - PAY_UP + 2, Kind.MERCANTILE_HOUSE
-    if action < PAY_LOWER:
-        return action - PAY_DOWN + 2, action - PAY_DOWN + 1, Kind.MERCANTILE_HOUSE
-    die, counts_as = LIBRARY_PAIRS[action - PAY_LOWER]
-    return die, counts_as, Kind.LIBRARY
-
-
 def random_supply(rng: np.random.Generator) -> list[int]:
     """One kind each of A, N, C, D, L and two of O, drawn from the implemented Random Cards."""
     kinds: list[int] = []
@@ -304,10 +181,6 @@ def random_supply(rng: np.random.Generator) -> list[int]:
         group = [int(kind) for kind in RANDOM_KINDS if CARDS[kind].letter == letter]
         kinds += shuffled(rng, group)[:picks]
     return sorted(kinds)
-
-
-def _roll(rng: np.random.Generator, count: int) -> list[int]:
-    return [face + 1 for face in roll_dice(rng, count)]
 
 
 class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
@@ -324,7 +197,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         supply = [0] * NUM_KINDS
         for kind in (*BASIC_KINDS, *kinds):
             supply[kind] = CARDS[kind].copies
-        rolls = [_roll(rng, START_DICE) for _ in range(n)]
+        rolls = [roll_dice_values(rng, START_DICE) for _ in range(n)]
         contenders = list(range(n))
         while True:  # the highest total starts; tied players re-roll
             best = max(sum(rolls[seat]) for seat in contenders)
@@ -332,12 +205,12 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
             if len(contenders) == 1:
                 break
             for seat in contenders:
-                rolls[seat] = _roll(rng, START_DICE)
+                rolls[seat] = roll_dice_values(rng, START_DICE)
         players = []
         for values in rolls:
             cards = [0] * NUM_KINDS
             cards[Kind.DESERTED_VILLAGE] = 1
-            players.append(PlayerState(_counts(values), [0] * FACES, cards, [0] * NUM_KINDS, [0] * NUM_KINDS, 0, 0))
+            players.append(PlayerState(counts(values), [0] * FACES, cards, [0] * NUM_KINDS, [0] * NUM_KINDS, 0, 0))
         start = contenders[0]
         return AgeOfCraftState(
             players=players,
@@ -439,7 +312,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
                 actions += [
                     PLAYER + offset - 1
                     for offset in range(1, self.num_players)
-                    if _can_trade(player.dice, state.players[self.seat(state, offset)].dice)
+                    if can_trade(player.dice, state.players[self.seat(state, offset)].dice)
                 ]
         elif state.decision == Decision.BUILD:
             dice = tuple(player.dice)
@@ -457,34 +330,14 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         return actions
 
     def _usable(self, state: AgeOfCraftState, kind: int) -> bool:
-        player = state.players[state.active]
-        if kind == Kind.PUBLIC_WORKS:  # not once per turn, and usable the turn it is built
-            return player.cards[kind] > 0 and player.dice[0] >= WORKS_PAYMENT
-        if self.available(state, kind) <= 0:
+        ability = ABILITIES[kind]
+        if ability.once_per_turn and self.available(state, kind) <= 0:
             return False
-        if kind == Kind.DESERTED_VILLAGE:
-            return state.decision == Decision.BUILD and state.stock > 0 and self.leader_gap(state) > 0
-        if kind == Kind.MARKETPLACE:
-            return sum(player.dice) >= 2
-        if kind == Kind.TRADING_POST:
-            return state.stock > 0 and any(player.dice)
-        if kind == Kind.LAND_SHARK:
-            return state.supply[Kind.RESIDENCE] > 0 and any(player.dice)
-        if kind == Kind.CASTLE_GATE:
-            return True
-        return any(self._is_victim(state, kind, seat) for seat in self._others(state))  # attacks
+        return ability.usable(self, state)
 
-    def _others(self, state: AgeOfCraftState) -> list[int]:
+    def others(self, state: AgeOfCraftState) -> list[int]:
+        """The other seats in turn order after the active player."""
         return [self.seat(state, offset) for offset in range(1, self.num_players)]
-
-    def _is_victim(self, state: AgeOfCraftState, kind: int, seat: int) -> bool:
-        """Whether an attack of this kind can take or swap something of ``seat``'s."""
-        theirs = state.players[seat].dice
-        if kind == Kind.LAND_OF_THIEVES:
-            return any(theirs[v - 1] for v in THIEVES_VALUES)
-        if kind == Kind.MOUNTED_BANDIT:
-            return any(theirs[:BANDIT_MAX_VALUE])
-        return _can_trade(state.players[state.active].dice, theirs)  # Ninja Village
 
     def _offer_actions(self, state: AgeOfCraftState) -> list[int]:
         offer = state.offer
@@ -525,34 +378,24 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
 
     def _effect_actions(self, state: AgeOfCraftState) -> list[int]:
         effect = state.effect
+        ability = ABILITIES[effect.card]
         step = effect.step
-        own = state.players[state.active].dice
         if step == Step.VICTIM:
             return [
                 PLAYER + offset - 1
                 for offset in range(1, self.num_players)
-                if self._is_victim(state, effect.card, self.seat(state, offset))
+                if ability.victim(self, state, self.seat(state, offset))
             ]
         if step == Step.OWN_DIE:
-            if effect.card == Kind.NINJA_VILLAGE:
-                theirs = state.players[effect.victim].dice
-                return [OWN_DIE + i for i in range(FACES) if own[i] and any(theirs[:i] + theirs[i + 1 :])]
-            return [OWN_DIE + i for i in range(FACES) if own[i]]
+            return [OWN_DIE + v - 1 for v in ability.own_dice(self, state)]
         if step == Step.OTHER_DIE:
+            own = state.players[state.active].dice
             return [OWN_DIE + i for i in range(FACES) if own[i]]
         if step == Step.THEIR_DIE:
             theirs = state.players[effect.victim].dice
-            if effect.card == Kind.LAND_OF_THIEVES:
-                values: Sequence[int] = THIEVES_VALUES
-            elif effect.card == Kind.MOUNTED_BANDIT:
-                values = range(1, BANDIT_MAX_VALUE + 1)
-            else:
-                values = [v for v in VALUES if v != effect.own_value]
-            return [THEIR_DIE + v - 1 for v in values if theirs[v - 1]]
+            return [THEIR_DIE + v - 1 for v in ability.their_values(self, state) if theirs[v - 1]]
         if step == Step.NEW_VALUE:
-            if effect.card == Kind.TRADING_POST:
-                return [SET_TO + v - 1 for v in (effect.own_value - 1, effect.own_value + 1) if 1 <= v <= FACES]
-            return [SET_TO + v - 1 for v in VALUES]  # Marketplace: "any value"
+            return [SET_TO + v - 1 for v in ability.new_values(self, state)]
         if step == Step.KEEP:
             return [TAKE + i for i in range(FACES) if state.tray[i]]
         return [IGNORE, SUFFER]  # Step.DEFEND
@@ -601,9 +444,9 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         """Income (roll, Bust check, production), then acquisition from the active player on."""
         seat = state.active
         state.phase = Decision.NEGOTIATE
-        roll = _roll(rng, min(INCOME_DICE, state.stock))
+        roll = roll_dice_values(rng, min(INCOME_DICE, state.stock))
         state.stock -= len(roll)
-        state.last_roll = _counts(roll)
+        state.last_roll = counts(roll)
         tray = state.tray
         for index, count in enumerate(state.last_roll):
             tray[index] += count
@@ -700,73 +543,37 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         state.stock += 1
         state.cost_left[counts_as - 1] -= 1
         if not any(state.cost_left):
-            self._build(state, state.paying)
+            self.build_card(state, state.paying)
             state.paying = -1
             state.decision = Decision.BUILD
 
-    def _build(self, state: AgeOfCraftState, kind: int) -> None:
+    def build_card(self, state: AgeOfCraftState, kind: int) -> None:
         state.supply[kind] -= 1
         state.players[state.active].cards[kind] += 1
         state.built[kind] += 1
 
     # ---------------------------------------------------------------- card abilities
     def _use(self, state: AgeOfCraftState, kind: int, rng: np.random.Generator) -> None:
-        player = state.players[state.active]
-        if kind == Kind.PUBLIC_WORKS:
-            player.dice[0] -= WORKS_PAYMENT
-            state.stock += WORKS_PAYMENT
-            player.works_points += 1
-            return
-        if kind in (Kind.CASTLE_GATE, Kind.LAND_SHARK):  # turned sideways or exhausted as it is used
-            player.turned_now[kind] += 1
-            if kind == Kind.CASTLE_GATE:
-                return
-        else:
-            state.used[kind] += 1
-        state.effect = Effect(card=int(kind), decider=state.active)
-        state.decision = Decision.EFFECT
-        if kind == Kind.DESERTED_VILLAGE:
-            roll = _roll(rng, min(VILLAGE_MAX_DICE, self.leader_gap(state), state.stock))
-            state.stock -= len(roll)
-            state.tray = _counts(roll)  # the tray is empty in the Building Phase
-            state.effect.step = Step.KEEP
-        elif kind == Kind.MOUNTED_BANDIT:
-            state.effect.queue = self._others(state)
-            self._next_bandit_victim(state, rng)
-        elif kind in (Kind.LAND_OF_THIEVES, Kind.NINJA_VILLAGE):
-            state.effect.step = Step.VICTIM
-        else:  # Marketplace, Trading Post, Land Shark
-            state.effect.step = Step.OWN_DIE
+        ABILITIES[kind].use(self, state, rng)
 
     def _effect_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
         effect = state.effect
+        ability = ABILITIES[effect.card]
         step = effect.step
         player = state.players[state.active]
         if step == Step.VICTIM:
             effect.victim = self.seat(state, action - PLAYER + 1)
-            effect.step = Step.OWN_DIE if effect.card == Kind.NINJA_VILLAGE else Step.THEIR_DIE
+            ability.victim_chosen(self, state)
         elif step == Step.OWN_DIE:
-            value = action - OWN_DIE + 1
-            effect.own_value = value
-            if effect.card == Kind.NINJA_VILLAGE:
-                effect.step = Step.THEIR_DIE
-            elif effect.card == Kind.TRADING_POST:
-                effect.step = Step.NEW_VALUE
-            else:  # the die goes back to the Stock: Marketplace's return, Land Shark's payment
-                player.dice[value - 1] -= 1
-                state.stock += 1
-                if effect.card == Kind.MARKETPLACE:
-                    effect.step = Step.OTHER_DIE
-                else:
-                    self._build(state, Kind.RESIDENCE)
-                    self._finish_effect(state)
+            effect.own_value = action - OWN_DIE + 1
+            ability.own_die_chosen(self, state, effect.own_value)
         elif step == Step.OTHER_DIE:
             effect.own_value = action - OWN_DIE + 1
             effect.step = Step.NEW_VALUE
         elif step == Step.NEW_VALUE:
             player.dice[effect.own_value - 1] -= 1
             player.dice[action - SET_TO] += 1
-            self._finish_effect(state)
+            self.finish_effect(state)
         elif step == Step.THEIR_DIE:
             effect.their_value = action - THEIR_DIE + 1
             if self.can_defend(state, effect.victim):
@@ -779,7 +586,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
             state.tray[action - TAKE] -= 1
             state.stock += sum(state.tray)  # the rest go back
             state.tray = [0] * FACES
-            self._finish_effect(state)
+            self.finish_effect(state)
         else:  # Step.DEFEND
             if action == SUFFER:
                 self._attack_lands(state, rng)
@@ -790,38 +597,13 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
                 self._attack_done(state, rng)
 
     def _attack_lands(self, state: AgeOfCraftState, rng: np.random.Generator) -> None:
-        effect = state.effect
-        own, theirs = state.players[state.active].dice, state.players[effect.victim].dice
-        theirs[effect.their_value - 1] -= 1
-        own[effect.their_value - 1] += 1
-        if effect.card == Kind.NINJA_VILLAGE:
-            own[effect.own_value - 1] -= 1
-            theirs[effect.own_value - 1] += 1
+        ABILITIES[state.effect.card].lands(self, state)
         self._attack_done(state, rng)
 
     def _attack_done(self, state: AgeOfCraftState, rng: np.random.Generator) -> None:
-        if state.effect.card == Kind.MOUNTED_BANDIT:
-            self._next_bandit_victim(state, rng)
-        else:
-            self._finish_effect(state)
+        ABILITIES[state.effect.card].attack_done(self, state, rng)
 
-    def _next_bandit_victim(self, state: AgeOfCraftState, rng: np.random.Generator) -> None:
-        """Rob the next player who has a die of 3 or less; after the last, roll for exhaustion."""
-        effect = state.effect
-        while effect.queue:
-            seat = effect.queue.pop(0)
-            if self._is_victim(state, Kind.MOUNTED_BANDIT, seat):
-                effect.victim, effect.their_value = seat, 0
-                effect.step = Step.THEIR_DIE
-                effect.decider = state.active
-                return
-        roll = _roll(rng, min(BANDIT_ROLL, state.stock))  # taken from the Stock and returned to it
-        if EXHAUSTING_FACE in roll:
-            state.used[Kind.MOUNTED_BANDIT] -= 1  # a card counts once: as used, or as exhausted
-            state.players[state.active].turned_now[Kind.MOUNTED_BANDIT] += 1
-        self._finish_effect(state)
-
-    def _finish_effect(self, state: AgeOfCraftState) -> None:
+    def finish_effect(self, state: AgeOfCraftState) -> None:
         state.effect = Effect()
         state.decision = state.phase
 
@@ -830,15 +612,3 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         if state.stock:
             state.stock -= 1
             state.players[seat].dice[value - 1] += 1
-
-
-def _can_trade(own: list[int], theirs: list[int]) -> bool:
-    """Whether one of ``own`` dice and one of ``theirs`` show different values."""
-    return any(own[i] and any(theirs[:i] + theirs[i + 1 :]) for i in range(FACES))
-
-
-def _counts(values: list[int]) -> list[int]:
-    counts = [0] * FACES
-    for value in values:
-        counts[value - 1] += 1
-    return counts
