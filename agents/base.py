@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import abc
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.state import GameState
 
 
 class Agent(abc.ABC):
@@ -31,6 +33,26 @@ class Agent(abc.ABC):
     @abc.abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action (``action_mask[action] == 1``)."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """``act`` for each row, as one array (the exact evaluators in ``agents/solvers`` ask every
+        position of a turn at once; a trained policy answers them in one pass of its network)."""
+        return np.array([self.act(obs, mask) for obs, mask in zip(observations, action_masks)], dtype=np.int64)
+
+    def act_at(self, states: Sequence[GameState], observer: int) -> list[int]:
+        """The agent's action at each engine state, observed by ``observer`` (whose decision each
+        is), asked in one batch; an illegal choice raises ``ValueError`` naming the state."""
+        game, encoder = self.env.game, self.env.encoder
+        observations = np.stack([encoder.encode(state, observer) for state in states])
+        masks = np.zeros((len(states), game.num_actions), dtype=np.int8)
+        for row, state in enumerate(states):
+            masks[row, game.legal_actions(state)] = 1
+        chosen = np.asarray(self.act_batch(observations, masks), dtype=np.int64)
+        illegal = np.flatnonzero(masks[np.arange(len(states)), chosen] == 0)
+        if illegal.size:
+            row = int(illegal[0])
+            raise ValueError(f"{self.name} chose illegal action {game.action_label(int(chosen[row]))} at {states[row]}")
+        return chosen.tolist()
 
     def field(self, observation: np.ndarray, name: str) -> np.ndarray:
         """One field of the observation as raw values (see ``ObservationLayout.field``)."""

@@ -5,16 +5,18 @@
     python benchmarks/optimality.py --agent cup_counter --win-games 2000
     python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino.zip --win-games 1000
     python benchmarks/optimality.py --agent cup_counter --regret-games 5000
+    python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino_hunt_ppo_turn.zip --exact --turns 0
 
 Printed for each game:
 
 * the exact optimal expected points of one turn (``agents/solvers``) and the solve time;
-* each scripted heuristic's exact expected points per turn, computed with the same dynamic
-  programming (policy evaluation; the heuristics are asked at the start of a game, scores 0,
-  since they also look at the scores) and as a fraction of the optimum;
+* each scripted heuristic's exact expected points per turn (``exact_points_per_turn``: the
+  policy evaluated at every observation it meets in a turn from the start of a game, scores 0)
+  and as a fraction of the optimum;
+* with ``--exact``, the same exact figure for each ``--agent`` (a trained model too);
 * for each ``--agent``, a simulated estimate of its points per turn through the real
   environment (single turns from the start of a game), with a 95% confidence interval, and as
-  a fraction of the optimum;
+  a fraction of the optimum (``--turns 0``: none);
 * for 2-player Dino Hunt: ``player_0``'s chance of winning (a shared win counts half) when both
   players play ``optimal_win``, and with ``--win-games N`` each ``--agent``'s win rate against
   ``optimal_win`` with seats rotated (Wilson 95% interval; a shared win counts as a win, as in
@@ -72,7 +74,13 @@ def optimal_points_per_turn(env_name: str) -> float:
 
 
 def exact_points_per_turn(env_name: str, agent: Agent) -> float:
-    """Exact expected points of one turn for a deterministic agent (policy evaluation)."""
+    """Exact expected points of one turn for a deterministic agent (policy evaluation).
+
+    The turn is ``agent``'s seat's first turn of a new game of ``agent.env`` (scores 0), as
+    ``points_per_turn`` simulates it, and the agent is asked at exactly the observations it meets
+    there: every position it can reach with the dice by colour or face and the roll count that
+    play shows, each weighted by its own probability (``policy_points_per_turn`` in
+    ``agents/solvers``)."""
     if env_name == "dino_hunt_v0":
         return dino_hunt.policy_points_per_turn(agent)
     if env_name == "dalek_dice_v0":
@@ -253,7 +261,13 @@ def _agents_for(env_name: str, specs: Sequence[str]) -> list[str]:
 
 
 def report(
-    specs: Sequence[str], turns: int, win_games: int, seed: int, exact_heuristics: bool = True, regret_games: int = 0
+    specs: Sequence[str],
+    turns: int,
+    win_games: int,
+    seed: int,
+    exact_heuristics: bool = True,
+    regret_games: int = 0,
+    exact: bool = False,
 ) -> None:
     for env_name in GAMES:
         optimum, seconds = _timed(optimal_points_per_turn, env_name)
@@ -265,11 +279,21 @@ def report(
                 value, seconds = _timed(exact_points_per_turn, env_name, cls(env, seed=seed))
                 print(f"  {cls.name:<16} exact {value:9.6f} points per turn = {value / optimum:6.2%} of optimal   ({seconds:.1f} s, at scores 0)")
         for name in _agents_for(env_name, specs):
-            mean, low, high = points_per_turn(env_name, name, turns, seed)
-            print(
-                f"  {name:<16} simulated {mean:7.3f} [{low:.3f}, {high:.3f}] points per turn over {turns} turns"
-                f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
-            )
+            agent = _factory(env_name, name, seed)(env) if exact else None
+            if agent is not None and agent.name == "random":
+                print(f"  {name:<16} no exact figure: policy evaluation needs a deterministic agent")
+            elif agent is not None:
+                value, seconds = _timed(exact_points_per_turn, env_name, agent)
+                print(
+                    f"  {name:<16} exact {value:9.6f} points per turn = {value / optimum:6.2%} of optimal"
+                    f"   ({seconds:.1f} s, on the observations it meets in play)"
+                )
+            if turns:
+                mean, low, high = points_per_turn(env_name, name, turns, seed)
+                print(
+                    f"  {name:<16} simulated {mean:7.3f} [{low:.3f}, {high:.3f}] points per turn over {turns} turns"
+                    f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
+                )
         if env_name == "dino_hunt_v0":
             params = env.unwrapped.game.params
             solution, seconds = _timed(dino_hunt_win.win_solution, params.target_score, params.max_tiebreak_rounds)
@@ -282,7 +306,7 @@ def report(
                     result = win_rate_vs_optimal(name, win_games, seed)
                     print(
                         f"  {name:<16} vs optimal_win, seats rotated: win rate {result.rate:.3f} "
-                        f"[{result.low:.3f}, {result.high:.3f}] over {result.games} games ({result.shared_wins} shared)"
+                        f"[{result.low:.3f}, {result.high:.3f}] over {result.games} games ({result.shared_wins} shared; seeds {seed}..{seed + win_games - 1})"
                     )
                 if regret_games:
                     regret = win_regret_vs_optimal(name, regret_games, seed)
@@ -290,6 +314,7 @@ def report(
                         f"  {name:<16} vs optimal_win, seats rotated: exact regret {regret.regret:.4f} "
                         f"[{regret.low:.4f}, {regret.high:.4f}] per game, so P(win) + P(shared)/2 = "
                         f"{regret.implied_value:.4f} [{regret.implied_low:.4f}, {regret.implied_high:.4f}] over {regret.games} games"
+                        f" (seeds {seed}..{seed + regret_games - 1})"
                     )
         print()
 
@@ -297,7 +322,10 @@ def report(
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="agent to measure (repeat): NAME, ENV:NAME or ENV:model:PATH")
-    parser.add_argument("--turns", type=int, default=2000, help="single turns simulated per agent (default 2000)")
+    parser.add_argument("--turns", type=int, default=2000, help="single turns simulated per agent (default 2000; 0: none)")
+    parser.add_argument(
+        "--exact", action="store_true", help="also print each agent's exact expected points per turn, on the observations it meets in play"
+    )
     parser.add_argument("--win-games", type=int, default=0, help="2-player Dino Hunt games per agent against optimal_win (default 0: none)")
     parser.add_argument(
         "--regret-games", type=int, default=0, help="2-player Dino Hunt games per agent for the exact regret against optimal_win (default 0: none)"
@@ -305,7 +333,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-exact-heuristics", action="store_true", help="skip the exact policy evaluation of the heuristics (about 20 s for Dalek Dice)")
     args = parser.parse_args(argv)
-    report(args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games)
+    if args.turns < 0:
+        parser.error(f"--turns must be 0 or more, got {args.turns}")
+    report(args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, MAX_TURN_POINTS, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
+from dice_envs.dalek_dice.encoding import ROLLS_SEEN
 from dice_envs.dalek_dice.rules import (
     KEEP_ACTIONS,
     ROLL,
@@ -279,19 +280,23 @@ def _points(how: TurnEnd, h: int, d: int, left: int) -> int:
     return turn_points(how, canonical_kept(h, d), left)
 
 
-def policy_points_per_turn(agent: Agent) -> float:
-    """Exact expected points of one turn (from the start of a game) for a deterministic agent.
+def aggregated_points_per_turn(agent: Agent) -> float:
+    """Expected points of one turn for a deterministic agent asked once per solver state.
 
     The agent is asked at every decision it can meet, with the scores at 0 and the agent in seat
     0; the kept dice it sees are a fixed split of the kept Humans and Daleks (``canonical_kept``),
-    and the roll count is shown as 1.  A full turn takes 10-15 s (some 170 000 decisions).
+    and the roll count is shown as 1: made-up observations, so this is exact only for agents that
+    read nothing else (the scripted ones, ``optimal_points``).  A trained network reads the kept
+    dice by face and the roll count: ``policy_points_per_turn`` evaluates it on what play shows.
+    A full turn takes 10-15 s (some 170 000 decisions).
     """
     return policy_roll_value(agent, 0, 0, 0, 0, NUM_DICE)
 
 
 def policy_roll_value(agent: Agent, h: int, d: int, doc: int, ext: int, n: int) -> float:
-    """Exact expected points for a deterministic agent of rolling the ``n`` dice left with ``h``
-    Humans, ``d`` Daleks, ``doc`` Doctors and ``ext`` Exterminate!s kept, then playing on."""
+    """Expected points for a deterministic agent of rolling the ``n`` dice left with ``h``
+    Humans, ``d`` Daleks, ``doc`` Doctors and ``ext`` Exterminate!s kept, then playing on, asked
+    at the made-up observations of ``aggregated_points_per_turn``."""
     game, encoder = agent.env.game, agent.env.encoder
     agent.reset()
     num_players = game.num_players
@@ -350,4 +355,178 @@ def policy_roll_value(agent: Agent, h: int, d: int, doc: int, ext: int, n: int) 
     return before_roll(h, d, doc, ext, n)
 
 
-__all__ = ["DalekSolution", "OptimalPoints", "best_keep", "optimal_points_per_turn", "points_solution", "policy_points_per_turn", "policy_roll_value", "solve"]
+# ------------------------------------------------- evaluating agents on what they see in play
+
+SeenDecision = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, int, int]
+"""A decision as the player sees it: (decision, undecided dice of the roll by face, kept dice by
+face, Doctors, Exterminate!s, dice set aside to roll again, whether a die of this roll is kept,
+rolls this turn as the observation reports them).  With the game's race this is everything the
+observation shows, and everything the rest of the turn depends on."""
+DECISION_FIELDS = 8
+SeenRoll = tuple[tuple[int, ...], int, int, int, int]
+"""A roll about to be made: (kept dice by face, Doctors, Exterminate!s, dice rolled, rolls so far as seen)."""
+
+
+def seen_decision(state: DalekDiceState) -> SeenDecision:
+    return (
+        int(state.decision),
+        tuple(state.rolled),
+        tuple(state.kept),
+        state.doctors,
+        state.exterminates,
+        state.to_reroll,
+        int(bool(state.kept_this_roll)),
+        min(state.rolls, ROLLS_SEEN),
+    )
+
+
+def _engine_state(seen: SeenDecision, race: Race) -> DalekDiceState:
+    decision, rolled, kept, doctors, exterminates, to_reroll, kept_this_roll, rolls = seen
+    return DalekDiceState(
+        race=race,
+        decision=Decision(decision),
+        rolled=list(rolled),
+        kept=list(kept),
+        doctors=doctors,
+        exterminates=exterminates,
+        to_reroll=to_reroll,
+        kept_this_roll=kept_this_roll,
+        rolls=rolls,
+        last_roll=[0] * len(Face),
+        last_turn_end=TurnEnd.NONE,
+        last_turn_points=0,
+    )
+
+
+@functools.cache
+def _roll_outcomes(n: int) -> tuple[tuple[float, int, int, tuple[int, ...], int], ...]:
+    """(probability, Doctor shown, Exterminate! shown, Human/Dalek faces by face, extra Doctors and
+    Exterminate!s to roll again) for a roll of ``n`` dice."""
+    out = []
+    for (fd, fe), probs in roll_table(n).items():
+        for r in zip(*np.nonzero(probs)):
+            faces = tuple(int(x) for x in r)
+            out.append((float(probs[r]), fd, fe, faces, n - fd - fe - sum(faces)))
+    return tuple(out)
+
+
+Outcome = tuple[float, "SeenDecision | None", int]
+"""(probability, next decision or None when the turn ends, points if it ends)."""
+
+
+def seen_roll_outcomes(roll: SeenRoll) -> list[Outcome]:
+    """What rolling leads to, as ``DalekDice._roll`` plays it, with the kept dice by face and the
+    roll counted."""
+    kept, doc, ext, n, rolls = roll
+    out: list[Outcome] = []
+    rolls = min(rolls + 1, ROLLS_SEEN)
+    for p, fd, fe, faces, extra in _roll_outcomes(n):
+        doctors, exterminates = doc + fd, ext + fe
+        if doctors >= THREE:
+            out.append((p, None, 0))
+        elif exterminates >= THREE and not any(faces):
+            out.append((p, None, turn_points(TurnEnd.EXTERMINATE, list(kept), extra)))
+        elif exterminates < THREE and extra + sum(faces) == 0:
+            out.append((p, None, turn_points(TurnEnd.NO_DICE_LEFT, list(kept), 0)))
+        else:
+            decision = Decision.FINISH_KEEPING if exterminates >= THREE else Decision.KEEP
+            out.append((p, (int(decision), faces, kept, doctors, exterminates, extra, int(bool(fd or fe)), rolls), 0))
+    return out
+
+
+def _after_action(seen: SeenDecision, action: int) -> tuple[SeenDecision | SeenRoll | None, int]:
+    """Where ``action`` leads, as ``DalekDice.apply`` plays it: the next decision, the roll to make,
+    or None with the turn's points."""
+    decision, rolled, kept, doc, ext, to_reroll, _, rolls = seen
+    finishing = decision == Decision.FINISH_KEEPING
+    if action in KEEP_ACTIONS:
+        rest = tuple(count - (face == action) for face, count in enumerate(rolled))
+        now_kept = tuple(count + (face == action) for face, count in enumerate(kept))
+        if to_reroll + sum(rest) == 0:
+            return None, turn_points(TurnEnd.EXTERMINATE if finishing else TurnEnd.NO_DICE_LEFT, list(now_kept), 0)
+        return (decision, rest, now_kept, doc, ext, to_reroll, 1, rolls), 0
+    left = to_reroll + sum(rolled)
+    if action == ROLL and decision in (Decision.START_TURN, Decision.KEEP):
+        return (kept, doc, ext, left, rolls), 0
+    return None, turn_points(TurnEnd.EXTERMINATE if finishing else TurnEnd.STOPPED, list(kept), left)
+
+
+def policy_points_from(agent: Agent, state: DalekDiceState) -> float:
+    """Exact expected points of the rest of the turn from ``state`` (a decision of the player to
+    move) for a deterministic ``agent``, asked at exactly the observations it meets in play.
+
+    Every decision the agent can reach is enumerated with the kept dice by face and the roll
+    count, as the real observation shows them (``SeenDecision``), and the engine's chance (ten
+    fair dice).  So where the agent reads more than the solver's state, each observation is
+    weighted by its own probability.  The agent is asked in batches (``Agent.act_batch``).
+    """
+    if state.decision == Decision.GAME_OVER:
+        raise ValueError("no decision to evaluate: the game is over")
+    observer = agent.env.game.current_player(state)
+    race = state.race.clone()
+    agent.reset()
+    start = seen_decision(state)
+    step: dict[SeenDecision, tuple[SeenDecision | SeenRoll | None, int]] = {}
+    rolls: dict[SeenRoll, list[Outcome]] = {}
+    pending, queued = [start], {start}
+    while pending:
+        chosen = agent.act_at([_engine_state(seen, race) for seen in pending], observer)
+        new: list[SeenDecision] = []
+        for seen, action in zip(pending, chosen):
+            nxt, points = step[seen] = _after_action(seen, action)
+            if nxt is None:
+                continue
+            if len(nxt) == DECISION_FIELDS:  # another decision of the same roll
+                found = [nxt]
+            elif nxt not in rolls:
+                rolls[nxt] = seen_roll_outcomes(nxt)  # type: ignore[arg-type]
+                found = [decision for _, decision, _ in rolls[nxt] if decision is not None]
+            else:
+                found = []
+            for decision in found:
+                if decision not in queued:
+                    queued.add(decision)  # type: ignore[arg-type]
+                    new.append(decision)  # type: ignore[arg-type]
+        pending = new
+    value: dict[Any, float] = {}
+    for node in sorted([*step, *rolls], key=_solve_order):
+        if len(node) == DECISION_FIELDS:
+            nxt, points = step[node]
+            value[node] = float(points) if nxt is None else value[nxt]
+        else:
+            value[node] = sum(p * (points if decision is None else value[decision]) for p, decision, points in rolls[node])
+    return value[start]
+
+
+def _solve_order(node: Any) -> tuple[int, int]:
+    """Every position after the ones it leads to.  A keep keeps one more die (Doctors and
+    Exterminate!s count); a roll keeps as many as before it when no Doctor or Exterminate! shows,
+    but then a die must be kept before the next roll.  So, among positions with the same dice kept:
+    decisions before a die of the roll is kept, then rolls, then decisions after one is, then the
+    start of the turn."""
+    if len(node) == DECISION_FIELDS:
+        decision, _, kept, doc, ext, _, kept_this_roll, _ = node
+        rank = 3 if decision == Decision.START_TURN else 2 if kept_this_roll else 0
+        return -(sum(kept) + doc + ext), rank
+    kept, doc, ext, _, _ = node
+    return -(sum(kept) + doc + ext), 1
+
+
+def policy_points_per_turn(agent: Agent) -> float:
+    """Exact expected points of one turn (from the start of a game: scores 0, the agent's seat to
+    move) for a deterministic agent, on the observations it meets in play (``policy_points_from``)."""
+    return policy_points_from(agent, agent.env.game.initial_state(np.random.default_rng(0)))
+
+
+__all__ = [
+    "DalekSolution",
+    "OptimalPoints",
+    "aggregated_points_per_turn",
+    "best_keep",
+    "optimal_points_per_turn",
+    "points_solution",
+    "policy_points_from",
+    "policy_points_per_turn",
+    "policy_roll_value",
+    "solve",
+]

@@ -50,6 +50,7 @@ from dice_envs.dino_hunt.data import (
     TOTAL_DICE,
     Face,
 )
+from dice_envs.dino_hunt.encoding import ROLLS_SEEN
 from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd
 
 NUM_COLOURS = len(DICE_PER_COLOUR)
@@ -334,7 +335,8 @@ def agent_policy(agent: Agent) -> np.ndarray:
     """The roll/stop choice of a deterministic ``agent`` at every decision of the turn model, at
     the start of a game (scores 0, the agent in seat 0).  Agents that look at more than the turn
     state (the colours of the Dinos and Footprints set aside, the roll count) see a fixed choice
-    of those (``canonical_state``)."""
+    of those (``canonical_state``): one made-up observation per turn state, not the ones play
+    shows (``policy_points_per_turn`` evaluates those)."""
     model = turn_model()
     game, encoder = agent.env.game, agent.env.encoder
     agent.reset()
@@ -347,10 +349,146 @@ def agent_policy(agent: Agent) -> np.ndarray:
     return policy
 
 
-def policy_points_per_turn(agent: Agent) -> float:
-    """Exact expected points of one turn (from the start of a game) for a deterministic agent."""
+def aggregated_points_per_turn(agent: Agent) -> float:
+    """Expected points of one turn for ``agent_policy``: the agent asked once per turn state, at a
+    made-up observation (``canonical_state``).  Exact only for agents that read nothing but the
+    turn state (the scripted ones, ``optimal_points``); a trained network also reads the colours
+    set aside and the roll count, so use ``policy_points_per_turn`` for it."""
     policy = agent_policy(agent)
     return float(turn_model().solve(POINTS, policy=policy[:, None]).start[0])
+
+
+# ------------------------------------------------- evaluating agents on what they see in play
+
+SeenState = tuple[int, Counts, Counts, Counts, Counts, int]
+"""A decision as the player sees it: (decision, cup, Leaves in hand, Dinos set aside, Footprints
+set aside, each by colour, rolls this turn as the observation reports them, at most ``ROLLS_SEEN``).
+With the game's race this is everything the observation shows, and everything the rest of the
+turn depends on."""
+
+
+def seen_state(state: DinoHuntState) -> SeenState:
+    return (
+        int(state.decision),
+        tuple(state.cup),
+        tuple(state.leaves),
+        tuple(state.dinos),
+        tuple(state.footprints),
+        min(state.rolls, ROLLS_SEEN),
+    )
+
+
+def _engine_state(seen: SeenState, race: Race) -> DinoHuntState:
+    decision, cup, leaves, dinos, footprints, rolls = seen
+    return DinoHuntState(
+        race=race,
+        decision=Decision(decision),
+        cup=list(cup),
+        leaves=list(leaves),
+        dinos=list(dinos),
+        footprints=list(footprints),
+        rolls=rolls,
+        last_roll=[],
+        last_turn_end=TurnEnd.NONE,
+        last_turn_points=0,
+    )
+
+
+@functools.cache
+def _coloured_rolls(cup: Counts, leaves: Counts) -> tuple[tuple[float, Counts, Counts, Counts, Counts, int, int], ...]:
+    """``roll`` with ``cup`` and ``leaves``, by colour: the draw, then every colour's faces.
+
+    Each outcome is (probability, cup after the draw, new Dinos, Leaves, new Footprints, the number
+    of new Footprints, and the points added if the roll empties the cup with fewer than three Leaves
+    showing, which ends the turn; -1 if not)."""
+    out = []
+    for p_draw, drawn in draws(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
+        hand = tuple(a + b for a, b in zip(leaves, drawn))
+        new_cup = tuple(a - b for a, b in zip(cup, drawn))
+        for parts in product(*(_colour_roll(colour, count) for colour, count in enumerate(hand))):
+            dinos, new_leaves, feet = (tuple(part[i] for part in parts) for i in (1, 2, 3))
+            cup_empty = sum(new_leaves) < DICE_PER_ROLL and sum(new_cup) == 0
+            gain = sum(dinos) + sum(new_leaves) if cup_empty else -1
+            out.append((p_draw * math.prod(part[0] for part in parts), new_cup, dinos, new_leaves, feet, sum(feet), gain))
+    return tuple(out)
+
+
+def seen_roll_outcomes(seen: SeenState) -> tuple[dict[int, float], dict[SeenState, float]]:
+    """``roll_outcomes`` with every colour kept and the roll counted: {final points: p} and
+    {next decision as the player sees it: p}."""
+    _, cup, leaves, dinos, footprints, rolls = seen
+    ends: dict[int, float] = defaultdict(float)
+    nexts: dict[SeenState, float] = defaultdict(float)
+    if sum(leaves) < DICE_PER_ROLL and sum(cup) == 0:  # must_draw_from_empty_cup
+        ends[sum(dinos) + sum(leaves)] = 1.0
+        return dict(ends), {}
+    rolls = min(rolls + 1, ROLLS_SEEN)
+    stomps_left = STOMPS_TO_END_TURN - sum(footprints)
+    had = sum(dinos)
+    decision = int(Decision.ROLL_OR_STOP)
+    g, y, r = dinos
+    fg, fy, fr = footprints
+    for p, new_cup, new_dinos, new_leaves, new_feet, stomps, gain in _coloured_rolls(cup, leaves):
+        if stomps >= stomps_left:
+            ends[0] += p
+        elif gain >= 0:
+            ends[had + gain] += p
+        else:
+            key = (decision, new_cup, new_leaves, (g + new_dinos[0], y + new_dinos[1], r + new_dinos[2]), (fg + new_feet[0], fy + new_feet[1], fr + new_feet[2]), rolls)
+            nexts[key] += p
+    return dict(ends), dict(nexts)
+
+
+def policy_points_from(agent: Agent, state: DinoHuntState) -> float:
+    """Exact expected points of the rest of the turn from ``state`` (a decision of the player to
+    move) for a deterministic ``agent``, asked at exactly the observations it meets in play.
+
+    Every decision the agent can reach is enumerated with the dice set aside by colour and the
+    roll count, as the real observation shows them (``SeenState``), and its chance is the engine's
+    (hypergeometric draw by colour, faces by colour).  So where the agent reads more than the
+    turn state of the solver, each observation is weighted by its own probability.  The agent is
+    asked in one batch per roll (``Agent.act_batch``).
+    """
+    if state.decision not in (Decision.FIRST_ROLL, Decision.ROLL_OR_STOP):
+        raise ValueError(f"no decision to evaluate: {state.decision.name}")
+    observer = agent.env.game.current_player(state)
+    race = state.race.clone()
+    agent.reset()
+    start = seen_state(state)
+    action: dict[SeenState, int] = {}
+    rolled: dict[SeenState, tuple[dict[int, float], dict[SeenState, float]]] = {}
+    pending, queued = [start], {start}
+    while pending:
+        chosen = agent.act_at([_engine_state(seen, race) for seen in pending], observer)
+        new = []
+        for seen, choice in zip(pending, chosen):
+            action[seen] = choice
+            if choice == ROLL:
+                rolled[seen] = seen_roll_outcomes(seen)
+                for nxt in rolled[seen][1]:
+                    if nxt not in queued:
+                        queued.add(nxt)
+                        new.append(nxt)
+        pending = new
+    # Every roll draws dice or sets one aside (more progress), or shows three Leaves again (one
+    # more roll, the same position once the roll count is capped): solve in decreasing order.
+    order = sorted(action, key=lambda seen: (_progress((seen[1], seen[2], 0)), seen[5]), reverse=True)
+    value: dict[SeenState, float] = {}
+    for seen in order:
+        if action[seen] == STOP:
+            value[seen] = float(sum(seen[3]))
+            continue
+        ends, nexts = rolled[seen]
+        rest = sum(p * points for points, p in ends.items()) + sum(p * value[nxt] for nxt, p in nexts.items() if nxt != seen)
+        value[seen] = rest / (1.0 - nexts.get(seen, 0.0))
+    return value[start]
+
+
+def policy_points_per_turn(agent: Agent) -> float:
+    """Exact expected points of one turn (from the start of a game: scores 0, the agent's seat to
+    move) for a deterministic agent, on the observations it meets in play (``policy_points_from``)."""
+    game = agent.env.game
+    return policy_points_from(agent, game.initial_state(np.random.default_rng(0)))
 
 
 def describe() -> dict[str, Any]:

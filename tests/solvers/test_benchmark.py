@@ -41,3 +41,10 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "optimal expected points per turn (exact): 14.882536" in out
     assert "player_0 wins 0.473305" in out
     assert out.count("simulated") == 2 and "vs optimal_win" in out and "exact regret" in out
+
+
+def test_command_line_exact_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    optimality.main(["--no-exact-heuristics", "--exact", "--turns", "0", "--agent", "dino_hunt_v0:cup_counter"])
+    out = capsys.readouterr().out
+    assert "cup_counter      exact  2.450156 points per turn = 99.71% of optimal" in out
+    assert "on the observations it meets in play" in out and "simulated" not in out
