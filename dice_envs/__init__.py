@@ -18,6 +18,7 @@ from typing import Any
 from dice_envs import age_of_craft_v1, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v1
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.validation import InvalidStateError as InvalidStateError  # re-exported
 
 __version__ = "0.1.0"
 

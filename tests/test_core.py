@@ -80,7 +80,8 @@ def test_largest_score_is_inside_the_box() -> None:
     env = dice_envs.make("dalek_dice_v0", raw=True, target_score=7)
     env.reset(seed=0)
     state = env.game_state.clone()
-    state.race.scores = [67, 0]
+    # player_0 went from 6 to 67 with the best possible turn; player_1 plays the final round's last turn.
+    state.race.scores, state.race.current, state.race.final_round = [67, 0], 1, True
     env.set_state(state)
     obs = env.observe("player_0")
     assert obs["observation"][0] == env.observation_space("player_0")["observation"].high[0]

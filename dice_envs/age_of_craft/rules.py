@@ -88,6 +88,7 @@ from dice_envs.age_of_craft.state import (
     roll_dice_values,
     victory_points,
 )
+from dice_envs.age_of_craft.validation import check_parameters
 from dice_envs.core.chance import shuffled
 from dice_envs.core.engine import TERMINAL, Game
 
@@ -239,6 +240,9 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         )
 
     # ================================================================ queries
+    def check_parameters(self, state: AgeOfCraftState) -> None:
+        check_parameters(self, state)
+
     def current_player(self, state: AgeOfCraftState) -> int:
         decision = state.decision
         if decision == Decision.GAME_OVER:

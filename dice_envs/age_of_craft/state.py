@@ -150,6 +150,11 @@ class AgeOfCraftState(GameState):
     """Dice each player lost to the last Bust check."""
     winners: list[int]
 
+    def validate(self) -> None:
+        from dice_envs.age_of_craft.validation import validate_state  # here: validation.py imports this module
+
+        validate_state(self)
+
 
 def victory_points(player: PlayerState) -> int:
     cards = player.cards

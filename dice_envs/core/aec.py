@@ -151,10 +151,16 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._start(self.game.initial_state(self.np_random))
 
     def set_state(self, state: GameState) -> None:
-        """Continue from a copy of any position (e.g. ``env.game.state_class.from_json(text)``) as if just reset."""
+        """Continue from a copy of any position (e.g. ``env.game.state_class.from_json(text)``) as if just reset.
+
+        A position this game cannot reach (``Game.check_state``: another player count, a broken
+        count, a decision nobody can take) raises ``InvalidStateError``, a ``ValueError`` naming
+        the field and the rule, and leaves the environment as it was."""
         if not isinstance(state, self.game.state_class):
             raise TypeError(f"expected a {self.game.state_class.__name__}, got {type(state).__name__}")
-        self._start(state.clone())
+        state = state.clone()
+        self.game.check_state(state)
+        self._start(state)
 
     def _start(self, state: GameState) -> None:
         self.game_state = state

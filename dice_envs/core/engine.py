@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import numpy as np
 
 from dice_envs.core.state import GameState
+from dice_envs.core.validation import InvalidStateError, require
 
 StateT = TypeVar("StateT", bound=GameState)
 ParamsT = TypeVar("ParamsT", bound="GameParams")
@@ -154,6 +155,35 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
         if len(winners) == self.num_players:
             return [0.0] * self.num_players
         return [1.0 if seat in winners else -1.0 for seat in range(self.num_players)]
+
+    def check_state(self, state: StateT) -> None:
+        """Raise ``InvalidStateError`` (a ``ValueError``) naming the field and the broken rule unless
+        ``state`` is a position of this game with these parameters: ``state.validate()``, then
+        ``check_parameters`` (player count and the game's parameters), then the pending decision:
+        its owner is a seat (or the game is over) and it has legal actions unless the game is over.
+        ``DiceGameEnv.set_state`` runs it before changing anything."""
+        state.validate()
+        self.check_parameters(state)
+        name = type(state).__name__
+        try:
+            seat = self.current_player(state)
+            legal = self.legal_actions(state)
+        except (ArithmeticError, AssertionError, LookupError, TypeError, ValueError) as error:
+            if isinstance(error, InvalidStateError):
+                raise
+            raise InvalidStateError(
+                f"{name}: the pending decision cannot be worked out ({type(error).__name__}: {error})"
+            ) from error
+        if seat == TERMINAL:
+            require(not legal, name, "a finished game has no legal actions")
+            return
+        require(0 <= seat < self.num_players, name, f"the seat to act must be between 0 and {self.num_players - 1}, got {seat}")
+        require(bool(legal), name, f"the pending decision of player_{seat} has no legal action")
+        require(all(0 <= action < self.num_actions for action in legal), name, f"legal actions out of range: {legal}")
+
+    def check_parameters(self, state: StateT) -> None:
+        """What ``check_state`` checks beyond ``state.validate()``: the player count and whatever
+        depends on the game's parameters.  Games override this."""
 
     def resample_hidden(self, state: StateT, observer: int, rng: np.random.Generator) -> StateT:
         """A state the observer cannot tell apart from ``state``, with hidden parts redrawn.

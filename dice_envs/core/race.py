@@ -16,6 +16,7 @@ import numpy as np
 from dice_envs.core.encoding import Field, opponent_labels, relative_seats, seat_labels
 from dice_envs.core.engine import TERMINAL
 from dice_envs.core.state import GameState
+from dice_envs.core.validation import fail, require_range, require_ranges
 
 
 @dataclass
@@ -93,6 +94,105 @@ def _end_round(race: Race, max_tiebreak_rounds: int) -> None:
     race.round += 1
     race.contenders = leaders
     race.current = leaders[0]
+
+
+def validate_race(race: Race, where: str = "race") -> None:
+    """What the race alone guarantees: scores, the round, the contenders, whose turn it is, the
+    tiebreaker and the winners, consistent with each other (see the module docstring)."""
+    n = len(race.scores)
+    require_ranges(f"{where}.scores", race.scores, 0)
+    require_range(f"{where}.tiebreak_rounds", race.tiebreak_rounds, 0)
+    require_range(f"{where}.round", race.round, 1 + race.tiebreak_rounds)
+    contenders = race.contenders
+    require_ranges(f"{where}.contenders", contenders, 0, n - 1)
+    if not all(a < b for a, b in zip(contenders, contenders[1:])):
+        fail(f"{where}.contenders", f"must be distinct seats in seat order, got {contenders}")
+    if race.tiebreak_rounds:
+        if not race.final_round:
+            fail(f"{where}.tiebreak_rounds", "tiebreaker rounds come only after the final round")
+        if len(contenders) < 2:
+            fail(f"{where}.contenders", f"a tiebreaker is played by 2 or more tied leaders, got {contenders}")
+    else:
+        if contenders != list(range(n)):
+            fail(f"{where}.contenders", f"every seat plays until a tiebreaker, got {contenders}")
+    if race.current == TERMINAL:
+        if not race.final_round:
+            fail(f"{where}.current", "the game ends only after its final round")
+        best = max(race.scores[seat] for seat in contenders)
+        leaders = [seat for seat in contenders if race.scores[seat] == best]
+        if race.winners != leaders:
+            fail(f"{where}.winners", f"must be the leaders {leaders} of a finished game, got {race.winners}")
+        if race.tiebreak_rounds:
+            # The last tiebreaker began with the contenders tied above everyone else.
+            lowest = min(race.scores[seat] for seat in contenders)
+            for seat in range(n):
+                if seat not in contenders:
+                    if race.scores[seat] >= lowest:
+                        fail(
+                            f"{where}.scores[{seat}]",
+                            f"a seat out of the tiebreaker must be below every contender ({lowest}), got {race.scores[seat]}",
+                        )
+        return
+    if race.current not in contenders:
+        fail(f"{where}.current", f"must be one of the contenders {contenders} or {TERMINAL} (game over), got {race.current}")
+    if race.winners:
+        fail(f"{where}.winners", f"must be empty before the game ends, got {race.winners}")
+    if race.tiebreak_rounds:
+        # Every contender began this round on the tied leaders' score; those who have played may have more.
+        position = contenders.index(race.current)
+        tied = race.scores[race.current]
+        for seat in contenders[position:]:
+            if race.scores[seat] != tied:
+                fail(f"{where}.scores[{seat}]", f"must be the tied score {tied} until its tiebreaker turn, got {race.scores[seat]}")
+        for seat in contenders[:position]:
+            if race.scores[seat] < tied:
+                fail(f"{where}.scores[{seat}]", f"must be at least the tied score {tied}, got {race.scores[seat]}")
+        for seat in range(n):
+            if seat not in contenders:
+                if race.scores[seat] >= tied:
+                    fail(
+                        f"{where}.scores[{seat}]",
+                        f"a seat out of the tiebreaker must be below the tied score {tied}, got {race.scores[seat]}",
+                    )
+
+
+def check_race(race: Race, where: str, num_players: int, target: int, max_turn_points: int, max_tiebreak_rounds: int) -> None:
+    """What the race guarantees with these parameters (after ``validate_race``): the player count,
+    the target, the highest score a turn can bring, and the tiebreaker rounds allowed."""
+    if len(race.scores) != num_players:
+        fail(f"{where}.scores", f"has {len(race.scores)} players, the game has {num_players}")
+    require_range(f"{where}.tiebreak_rounds", race.tiebreak_rounds, 0, max_tiebreak_rounds)
+    highest = target - 1 + max_turn_points * (1 + race.tiebreak_rounds)
+    require_ranges(f"{where}.scores", race.scores, 0, highest)
+    if race.current == TERMINAL:
+        best = max(race.scores[seat] for seat in race.contenders)
+        if best < target:
+            fail(f"{where}.scores", f"a finished game has a score of at least the target {target}, got {race.scores}")
+        if race.tiebreak_rounds:
+            lowest = min(race.scores[seat] for seat in race.contenders)
+            if lowest < target:
+                fail(f"{where}.scores", f"tiebreakers are played by leaders tied at the target {target} or more, got {race.scores}")
+        if len(race.winners) > 1:
+            if race.tiebreak_rounds != max_tiebreak_rounds:
+                fail(
+                    f"{where}.winners",
+                    f"a shared win comes only after {max_tiebreak_rounds} tiebreaker rounds, got {race.tiebreak_rounds}",
+                )
+        return
+    if race.tiebreak_rounds:
+        tied = race.scores[race.current]
+        if tied < target:
+            fail(f"{where}.scores[{race.current}]", f"tied leaders have reached the target {target}, got {tied}")
+        return
+    # A regular round: everyone was below the target when it began; the seats yet to play still are.
+    reached = [seat for seat in range(race.current) if race.scores[seat] >= target]
+    for seat in range(race.current, num_players):
+        if race.scores[seat] >= target:
+            fail(f"{where}.scores[{seat}]", f"must be below the target {target} until its turn of this round, got {race.scores[seat]}")
+    if race.final_round and not reached:
+        fail(f"{where}.final_round", f"is set only once a player has reached the target {target}")
+    if reached and not race.final_round:
+        fail(f"{where}.final_round", f"must be set: player_{reached[0]} has reached the target {target}")
 
 
 class RaceEncoding:

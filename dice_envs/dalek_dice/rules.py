@@ -81,6 +81,11 @@ class DalekDiceState(GameState):
     last_turn_end: TurnEnd
     last_turn_points: int
 
+    def validate(self) -> None:
+        from dice_envs.dalek_dice.validation import validate_state  # here: validation.py imports this module
+
+        validate_state(self)
+
 
 class DalekDice(Game[DalekDiceState, DalekDiceParams]):
     name = "dalek_dice_v0"
@@ -106,6 +111,11 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
         )
         _start_turn(state)
         return state
+
+    def check_parameters(self, state: DalekDiceState) -> None:
+        from dice_envs.dalek_dice.validation import check_parameters  # here: validation.py imports this module
+
+        check_parameters(self, state)
 
     def current_player(self, state: DalekDiceState) -> int:
         return state.race.current

@@ -189,6 +189,11 @@ class DiceAgeState(GameState):
     """Who gained each area's prey at the end of the previous round (-1: nobody)."""
     winners: list[int]
 
+    def validate(self) -> None:
+        from dice_envs.dice_age.validation import validate_state  # here: validation.py imports this module
+
+        validate_state(self)
+
 
 class DiceAge(Game[DiceAgeState, DiceAgeParams]):
     name = "dice_age_v0"
@@ -263,6 +268,11 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         self._start_turn(state)
 
     # ------------------------------------------------------------ queries
+    def check_parameters(self, state: DiceAgeState) -> None:
+        from dice_envs.dice_age.validation import check_parameters  # here: validation.py imports this module
+
+        check_parameters(self, state)
+
     def current_player(self, state: DiceAgeState) -> int:
         return TERMINAL if state.decision == Decision.GAME_OVER else state.current
 

@@ -77,6 +77,11 @@ class DinoHuntState(GameState):
     last_turn_end: TurnEnd
     last_turn_points: int
 
+    def validate(self) -> None:
+        from dice_envs.dino_hunt.validation import validate_state  # here: validation.py imports this module
+
+        validate_state(self)
+
 
 class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
     name = "dino_hunt_v0"
@@ -98,6 +103,11 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
             last_turn_end=TurnEnd.NONE,
             last_turn_points=0,
         )
+
+    def check_parameters(self, state: DinoHuntState) -> None:
+        from dice_envs.dino_hunt.validation import check_parameters  # here: validation.py imports this module
+
+        check_parameters(self, state)
 
     def current_player(self, state: DinoHuntState) -> int:
         return state.race.current

@@ -79,6 +79,7 @@ from dice_envs.mammoth_hunters.state import (
     region_limit,
     unclubbed,
 )
+from dice_envs.mammoth_hunters.validation import check_parameters
 
 __all__ = [
     "ACTION_NAMES",
@@ -169,6 +170,9 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         return state
 
     # ================================================================ queries
+    def check_parameters(self, state: MammothHuntersState) -> None:
+        check_parameters(self, state)
+
     def current_player(self, state: MammothHuntersState) -> int:
         if state.decision == Decision.GAME_OVER:
             return TERMINAL

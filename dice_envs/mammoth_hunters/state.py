@@ -151,6 +151,11 @@ class MammothHuntersState(GameState):
     """Hunters removed in each region at the last conflicts (for display)."""
     winners: list[int]
 
+    def validate(self) -> None:
+        from dice_envs.mammoth_hunters.validation import validate_state  # here: validation.py imports this module
+
+        validate_state(self)
+
 
 # ================================================================ board queries
 def unclubbed(region: Region, owner: int) -> int:

@@ -154,13 +154,14 @@ EXAMPLE_BOARD = [
 
 
 def from_board(state: DiceAgeState, board: dict[int, tuple[Prey, Line]]) -> DiceAgeState:
-    """The position written out as JSON data, with these areas (0-based) laid out, read back with
-    ``from_dict``: the way a bug report or a test sets up any position."""
-    data = state.to_dict()
+    """The position with these areas (0-based) laid out, for the round's end only: the rulebook's
+    example boards use more dice than the players' hands hold, so this is not a position play
+    reaches (``from_dict`` and ``set_state`` refuse it), only a board to score."""
+    state = state.clone()
     for area, (prey, line) in board.items():
-        data["areas"][area] = [[owner, kind] for owner, kind in line]
-        data["area_prey"][area] = int(prey)
-    return DiceAgeState.from_dict(data)
+        state.areas[area] = [(owner, kind) for owner, kind in line]
+        state.area_prey[area] = int(prey)
+    return state
 
 
 @pytest.mark.parametrize(

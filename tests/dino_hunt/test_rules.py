@@ -289,7 +289,7 @@ def test_reaching_the_target_finishes_the_round() -> None:
     """Rulebook: "Play until one player reaches 20 Dinos. Then finish the round, so everyone gets
     the same number of turns." Ruling: "+1 for each winner and -1 for each loser"."""
     game = DinoHunt.from_kwargs()
-    state = make_state([19, 15], cup=[4, 3, 2], dinos=[1, 0, 0])
+    state = make_state([19, 15], cup=[3, 2, 2], leaves=[1, 1, 0], dinos=[1, 0, 0])
     stop(game, state)
     assert state.race.scores == [20, 15]
     assert_turn_passed(state, to=1)  # player_1 still gets the turn
@@ -318,7 +318,7 @@ def test_round_finished_by_later_seats_only() -> None:
     order is "player_0 first": when player_1 reaches the target, player_2 still plays and
     player_0 does not."""
     game = DinoHunt.from_kwargs(num_players=3)
-    state = make_state([18, 19, 10], current=1, cup=[4, 3, 2], dinos=[1, 0, 0])
+    state = make_state([18, 19, 10], current=1, cup=[3, 2, 2], leaves=[1, 1, 0], dinos=[1, 0, 0])
     stop(game, state)
     assert state.race.final_round
     assert_turn_passed(state, to=2)
@@ -332,7 +332,7 @@ def test_tiebreaker_is_played_by_the_tied_leaders_only() -> None:
     """Rulebook: "If you end up in a tie, the leaders (only) play a tiebreaker round." Ruling: "the
     tied leaders alone play further rounds until one leads at the end of a round"."""
     game = DinoHunt.from_kwargs(num_players=3)
-    state = make_state([20, 19, 12], current=1, cup=[4, 3, 2], dinos=[1, 0, 0], final_round=True)
+    state = make_state([20, 19, 12], current=1, cup=[3, 2, 2], leaves=[1, 1, 0], dinos=[1, 0, 0], final_round=True)
     stop(game, state)  # player_1 ties player_0 at 20
     stomp(game, state)  # player_2 scores nothing: the round ends tied
     assert state.race.contenders == [0, 1]
@@ -474,7 +474,7 @@ def test_no_tiebreak_rounds_means_an_immediate_shared_win() -> None:
     """Ruling: "a shared win is a win": with no tiebreaker rounds allowed, a tie at the end of the
     final round is a shared win at once."""
     game = DinoHunt.from_kwargs(max_tiebreak_rounds=0)
-    state = make_state([20, 19], current=1, cup=[4, 3, 2], dinos=[1, 0, 0], final_round=True)
+    state = make_state([20, 19], current=1, cup=[3, 2, 2], leaves=[1, 1, 0], dinos=[1, 0, 0], final_round=True)
     stop(game, state)
     assert game.current_player(state) == TERMINAL
     assert game.winners(state) == [0, 1]

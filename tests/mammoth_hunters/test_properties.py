@@ -4,53 +4,31 @@ from __future__ import annotations
 
 import pytest
 
-from dice_envs.mammoth_hunters.data import (
-    CLUBS,
-    DARK_CARDS,
-    DARK_SUPPLY,
-    DECK_COUNTS,
-    FIRE_TILES,
-    HAND_SIZE,
-    PLAYING_HUNTERS,
-    LIGHT_CARDS,
-    MAMMOTHS_AT_START,
-    MAMMOTHS_BESIDE_BOARD,
-    START_STONES,
-)
+from dice_envs.mammoth_hunters.data import HAND_SIZE, LIGHT_CARDS
 from dice_envs.mammoth_hunters.rules import DRAW_DARK, DRAW_LIGHT, Decision, MammothHuntersState
 from tests.conformance.playouts import game_for, random_playout
 
 GAMES_PER_COUNT = 150
 
 
-def check(state: MammothHuntersState, action: int) -> None:
-    n = len(state.players)
-    for seat, player in enumerate(state.players):
-        assert player.supply + sum(region.hunters[seat] for region in state.regions) == PLAYING_HUNTERS
-        assert player.supply >= 0 and player.stones >= 0 and player.clubs >= 0
-        assert sum(player.hand) <= HAND_SIZE
-    assert sum(p.stones for p in state.players) + state.light_supply + state.dark_supply == START_STONES * n + DARK_SUPPLY[n]
-    mammoths = len(MAMMOTHS_AT_START[n]) + MAMMOTHS_BESIDE_BOARD[n]
-    assert state.mammoth_supply + sum(region.mammoths for region in state.regions) == mammoths
-    clubs_on_board = sum(sum(region.clubbed) for region in state.regions)
-    assert state.club_supply + sum(p.clubs for p in state.players) + clubs_on_board == CLUBS
-    for region in state.regions:
-        assert all(0 <= clubbed <= hunters for clubbed, hunters in zip(region.clubbed, region.hunters))
-        if region.glacier:
-            assert not sum(region.hunters) and not region.mammoths and not region.fire
-    assert sorted(state.fire_aside + [t for region in state.regions for t in region.fire]) == sorted(FIRE_TILES)
-    for kinds, piles in ((LIGHT_CARDS, (state.light_deck, state.light_discard)), (DARK_CARDS, (state.dark_deck, state.dark_discard))):
-        for card in kinds:
-            held = sum(p.hand[card] for p in state.players) + sum(pile.count(card) for pile in piles)
-            assert held == DECK_COUNTS[card], f"{card.name} not conserved"
-    if state.decision == Decision.PLAY_CARD:  # hands are refilled to both colours
+def check_hand(state: MammothHuntersState, action: int) -> None:
+    """What ``check_state`` leaves to play: hands are refilled to both colours."""
+    if state.decision == Decision.PLAY_CARD:
         hand = state.players[state.current].hand
         assert sum(hand) in (HAND_SIZE - 1, HAND_SIZE)
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 5])
 def test_pieces_cards_and_stones_conserved(num_players: int) -> None:
+    """Every position passes ``MammothHunters.check_state``: hunters, stones, mammoths, clubs, fire
+    tiles and every card kind conserved, clubs only under own hunters, glaciers empty, the pending
+    decision consistent."""
     game = game_for(("mammoth_hunters_v1", {"num_players": num_players}))
+
+    def check(state: MammothHuntersState, action: int) -> None:
+        game.check_state(state)
+        check_hand(state, action)
+
     for seed in range(GAMES_PER_COUNT):
         for _ in random_playout(game, seed, on_step=check):
             pass

@@ -66,13 +66,15 @@ def test_roll_tables_are_distributions() -> None:
 # ----------------------------------------------------------------- the engine as reference
 
 
-def _position(h: int, d: int, doc: int, ext: int, n: int) -> DalekDiceState:
-    """A keep decision after which the player may roll the ``n`` dice left or stop."""
+def _position(h: int, d: int, doc: int, ext: int, n: int, kept: list[int] | None = None) -> DalekDiceState:
+    """A keep decision after which the player may roll the ``n`` dice left or stop; ``kept`` (by
+    face) makes ``h`` Humans and ``d`` Daleks of the dice not otherwise accounted for, so that all
+    ten are (``set_state`` refuses a position that loses dice)."""
     return DalekDiceState(
         race=Race.new(2),
         decision=Decision.KEEP,
         rolled=[0, 0, 0, 0],
-        kept=solver.canonical_kept(h, d),
+        kept=kept if kept is not None else solver.canonical_kept(h, d),
         doctors=doc,
         exterminates=ext,
         to_reroll=n,
@@ -135,10 +137,11 @@ def test_agent_keeps_the_best_dice_one_at_a_time() -> None:
     env = dice_envs.make("dalek_dice_v0", raw=True)
     env.reset(seed=0)
     agent = make_agent("dalek_dice_v0", "optimal_points", env)
-    # Just rolled: Human 2 and Dalek 3 with 4 Humans, 6 Daleks kept, two dice left, nothing kept
-    # from this roll.  Keeping both ends the turn with 6 Humans, 9 Daleks, no dice left: 6 + 5.
-    state = _position(4, 6, 0, 0, 0)
-    state.rolled, state.kept_this_roll = [0, 1, 1, 0], 0
+    # Just rolled: Human 2 and Dalek 3 with 4 Humans, 6 Daleks kept (two Human 2s, two Dalek 3s),
+    # 2 Doctors, 2 Exterminate!s, nothing kept from this roll.  Keeping both ends the turn with
+    # 6 Humans, 9 Daleks, no dice left: 6 + 5.
+    state = _position(4, 6, 2, 2, 0, kept=[0, 2, 2, 0])
+    state.rolled, state.kept_this_roll, state.rolls = [0, 1, 1, 0], 0, 4
     env.set_state(state)
     obs = env.observe(env.agent_selection)
     first = agent.act(obs["observation"], obs["action_mask"])
@@ -152,11 +155,12 @@ def test_agent_keeps_the_best_dice_one_at_a_time() -> None:
     # 8 Humans covered by 9 Daleks, 2 Doctors, one die left: rolling scores 13 on a Dalek or an
     # Exterminate! and 0 otherwise, (3 x 13) / 6 = 6.5 < 8: stop.
     assert solver.points_solution().roll[1, 2, 0, 8, 9] == pytest.approx(6.5)
-    env.set_state(_position(8, 9, 2, 0, 1))
+    env.set_state(_position(8, 9, 2, 0, 1, kept=[0, 4, 3, 0]))
     obs = env.observe(env.agent_selection)
     assert agent.act(obs["observation"], obs["action_mask"]) == STOP
-    # ... but with 4 Humans covered, (11 + 9 + 9 + 0 + 9) / 6 > 4: roll.
-    env.set_state(_position(4, 6, 2, 0, 1))
+    # ... but with 4 Humans covered by 6 Daleks (five dice of 2) and 2 Exterminate!s,
+    # (0 + 11 + 9 + 9 + 0 + 13) / 6 > 4: roll.
+    env.set_state(_position(4, 6, 2, 2, 1, kept=[0, 2, 0, 3]))
     obs = env.observe(env.agent_selection)
     assert agent.act(obs["observation"], obs["action_mask"]) == ROLL
 

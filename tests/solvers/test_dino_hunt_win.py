@@ -89,6 +89,7 @@ def _observation(env, race_scores, current, final_round, tiebreak_rounds, turn_s
     state.race.current = current
     state.race.final_round = final_round
     state.race.tiebreak_rounds = tiebreak_rounds
+    state.race.round = 1 + tiebreak_rounds  # a tiebreaker round follows the final round
     env.set_state(state)
     return env.observe(env.agent_selection)
 
