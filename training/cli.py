@@ -28,6 +28,17 @@ from agents.runner import format_standings, numbered_labels, parse_params, play_
 from dice_envs.core.engine import ParameterError
 from training.single_agent import gymnasium_id
 
+def seed_value(text: str) -> int:
+    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {seed}")
+    return seed
+
+
 BASELINES = "baselines"
 """In ``evaluate``: every built-in agent of the game."""
 
@@ -196,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         evaluate.add_argument("env", choices=dice_envs.list_envs())
         evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:PATH, or {BASELINES} (all built-in agents; the default)")
         evaluate.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
-        evaluate.add_argument("--seed", type=int, default=0)
+        evaluate.add_argument("--seed", type=seed_value, default=0)
         evaluate.add_argument("--filler", default="random", help="agent in the seats beyond two in 3+ player games")
         evaluate.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. num_players=3")
         evaluate.add_argument("--out", help="directory for tournament.json and tournament.md (default: runs/evaluations/<env>-<time>)")
@@ -206,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("env", choices=dice_envs.list_envs())
     play.add_argument("--opponent", action="append", metavar="SPEC", help="one per other seat (repeat); default: the game's first heuristic")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--seed", type=seed_value, default=0)
     play.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
     play.set_defaults(run=play_command)
 
@@ -219,13 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("env", choices=dice_envs.list_envs())
     match.add_argument("agents", nargs="+", help="one agent spec per seat (see `dice-envs list`; model:PATH for a trained one)")
     match.add_argument("--games", type=int, default=200)
-    match.add_argument("--seed", type=int, default=0)
+    match.add_argument("--seed", type=seed_value, default=0)
     match.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
     match.set_defaults(run=match_command)
 
     demo = commands.add_parser("demo", help="scripted agents against each other in every game")
     demo.add_argument("--games", type=int, default=300)
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--seed", type=seed_value, default=0)
     demo.set_defaults(run=demo_command)
     return parser
 

@@ -52,6 +52,26 @@ def test_the_seed_range_ends_at_numpys() -> None:
     assert load_config(PPO_CONFIG, [f"seed={2**32 - 1}"]).seed == 2**32 - 1
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["match", "dino_hunt_v0", "random", "random"],
+        ["evaluate", "dino_hunt_v0", "random", "cup_counter"],
+        ["tournament", "dino_hunt_v0", "random", "cup_counter"],
+        ["play", "dino_hunt_v0"],
+        ["demo"],
+    ],
+    ids=lambda argv: argv[0],
+)
+def test_a_negative_seed_on_the_command_line_is_a_usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([*argv, "--seed", "-1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.rstrip("\n").splitlines()[-1] == f"dice-envs {argv[0]}: error: argument --seed: must be 0 or more, got -1"
+
+
 # ----------------------------------------------------------- model files
 @pytest.fixture(scope="module")
 def bad_models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
