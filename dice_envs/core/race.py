@@ -96,6 +96,17 @@ def _end_round(race: Race, max_tiebreak_rounds: int) -> None:
     race.current = leaders[0]
 
 
+def validate_race_game(where: str, race: Race, game_over: bool, min_players: int, max_players: int) -> None:
+    """What a race game's state must show whatever its dice: a player count in range, a
+    consistent race (``validate_race``), and the game over exactly when the race says so."""
+    n = len(race.scores)
+    if not min_players <= n <= max_players:
+        fail(f"{where}.race.scores", f"must have one score per player ({min_players} to {max_players}), got {n}")
+    validate_race(race, f"{where}.race")
+    if game_over != (race.current == TERMINAL):
+        fail(f"{where}.decision", f"is GAME_OVER exactly when race.current is {TERMINAL}, got race.current {race.current}")
+
+
 def validate_race(race: Race, where: str = "race") -> None:
     """What the race alone guarantees: scores, the round, the contenders, whose turn it is, the
     tiebreaker and the winners, consistent with each other (see the module docstring)."""

@@ -9,8 +9,7 @@ end a turn and three Exterminate!s leave only keeping and stopping; the race is 
 
 from __future__ import annotations
 
-from dice_envs.core.engine import TERMINAL
-from dice_envs.core.race import check_race, validate_race
+from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.rules import (
@@ -26,18 +25,7 @@ NAME = "DalekDiceState"
 
 
 def validate_state(state: DalekDiceState) -> None:
-    n = len(state.race.scores)
-    if not DalekDiceParams.min_players <= n <= DalekDiceParams.max_players:
-        fail(
-            f"{NAME}.race.scores",
-            f"must have one score per player ({DalekDiceParams.min_players} to {DalekDiceParams.max_players}), got {n}",
-        )
-    validate_race(state.race, f"{NAME}.race")
-    if (state.decision == Decision.GAME_OVER) != (state.race.current == TERMINAL):
-        fail(
-            f"{NAME}.decision",
-            f"is GAME_OVER exactly when race.current is {TERMINAL}, got {state.decision.name} with race.current {state.race.current}",
-        )
+    validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DalekDiceParams.min_players, DalekDiceParams.max_players)
     require_counts(f"{NAME}.rolled", state.rolled, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_counts(f"{NAME}.kept", state.kept, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_range(f"{NAME}.doctors", state.doctors, 0, THREE)

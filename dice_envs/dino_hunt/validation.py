@@ -8,8 +8,7 @@ at most three Leaves in hand; the race is consistent (``dice_envs.core.race``).
 
 from __future__ import annotations
 
-from dice_envs.core.engine import TERMINAL
-from dice_envs.core.race import check_race, validate_race
+from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
 from dice_envs.dino_hunt.data import (
     COLOURS,
@@ -32,18 +31,7 @@ COLOURS_COUNT = len(DICE_PER_COLOUR)
 
 
 def validate_state(state: DinoHuntState) -> None:
-    n = len(state.race.scores)
-    if not DinoHuntParams.min_players <= n <= DinoHuntParams.max_players:
-        fail(
-            f"{NAME}.race.scores",
-            f"must have one score per player ({DinoHuntParams.min_players} to {DinoHuntParams.max_players}), got {n}",
-        )
-    validate_race(state.race, f"{NAME}.race")
-    if (state.decision == Decision.GAME_OVER) != (state.race.current == TERMINAL):
-        fail(
-            f"{NAME}.decision",
-            f"is GAME_OVER exactly when race.current is {TERMINAL}, got {state.decision.name} with race.current {state.race.current}",
-        )
+    validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DinoHuntParams.min_players, DinoHuntParams.max_players)
     for field in ("cup", "leaves", "dinos", "footprints"):
         require_counts(f"{NAME}.{field}", getattr(state, field), COLOURS_COUNT, 0, max(DICE_PER_COLOUR), "colours")
     for colour, total in enumerate(DICE_PER_COLOUR):
