@@ -90,7 +90,6 @@ def village_usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
 
 def village_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
     """Roll min(6, the leader's points - yours) Stock dice into the (empty) tray; keep one."""
-    state.used[Kind.DESERTED_VILLAGE] += 1
     start_effect(state, Kind.DESERTED_VILLAGE, Step.KEEP)
     roll = roll_dice_values(rng, min(VILLAGE_MAX_DICE, game.leader_gap(state), state.stock))
     state.stock -= len(roll)
@@ -103,7 +102,6 @@ def thieves_victim(game: AgeOfCraft, state: AgeOfCraftState, seat: int) -> bool:
 
 
 def thieves_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    state.used[Kind.LAND_OF_THIEVES] += 1
     start_effect(state, Kind.LAND_OF_THIEVES, Step.VICTIM)
 
 
@@ -119,7 +117,6 @@ def marketplace_usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
 
 
 def marketplace_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    state.used[Kind.MARKETPLACE] += 1
     start_effect(state, Kind.MARKETPLACE, Step.OWN_DIE)
 
 
@@ -139,7 +136,6 @@ def trading_post_usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
 
 
 def trading_post_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    state.used[Kind.TRADING_POST] += 1
     start_effect(state, Kind.TRADING_POST, Step.OWN_DIE)
 
 
@@ -174,7 +170,6 @@ def bandit_victim(game: AgeOfCraft, state: AgeOfCraftState, seat: int) -> bool:
 
 def bandit_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
     """Each other player in turn loses one die of value 3 or less; then 2 Stock dice are rolled."""
-    state.used[Kind.MOUNTED_BANDIT] += 1
     start_effect(state, Kind.MOUNTED_BANDIT, Step.NONE)
     state.effect.queue = game.others(state)
     bandit_next_victim(game, state, rng)
@@ -209,7 +204,6 @@ def ninja_victim(game: AgeOfCraft, state: AgeOfCraftState, seat: int) -> bool:
 
 
 def ninja_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    state.used[Kind.NINJA_VILLAGE] += 1
     start_effect(state, Kind.NINJA_VILLAGE, Step.VICTIM)
 
 
@@ -246,8 +240,7 @@ def always(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
 
 
 def castle_gate_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    """Turned sideways: attacks may be ignored until the owner's next turn ends."""
-    state.players[state.active].turned_now[Kind.CASTLE_GATE] += 1
+    """Turned sideways (``turns``): attacks may be ignored until the owner's next turn ends."""
 
 
 # ================================================================ Land Shark
@@ -256,8 +249,7 @@ def land_shark_usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
 
 
 def land_shark_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
-    """Exhausted as it is used."""
-    state.players[state.active].turned_now[Kind.LAND_SHARK] += 1
+    """Exhausted as it is used (``turns``); any one die then pays for a Residence."""
     start_effect(state, Kind.LAND_SHARK, Step.OWN_DIE)
 
 
@@ -278,6 +270,9 @@ class Ability:
     usable: Check = always
     """Whether the ability can do anything now (the engine keeps "once per turn")."""
     once_per_turn: bool = True
+    """"T:": the engine counts the use in ``state.used``, or in ``turned_now`` if it ``turns``."""
+    turns: bool = False
+    """Exhausted or turned sideways as it is used, until its owner's next turn ends."""
     victim: VictimCheck = no_victim
     """Attacks: whether a seat has something the attack can take or swap."""
     victim_chosen: Callable[[AgeOfCraft, AgeOfCraftState], None] = choose_their_die
@@ -305,7 +300,6 @@ def attacks(victim: VictimCheck) -> Check:
     def usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
         return any(victim(game, state, seat) for seat in game.others(state))
 
-    usable.__name__ = f"{victim.__name__}_exists"
     return usable
 
 
@@ -346,8 +340,8 @@ ABILITIES: dict[int, Ability] = {
         their_values=other_values,
         lands=ninja_lands,
     ),
-    Kind.CASTLE_GATE: Ability(use=castle_gate_use),
+    Kind.CASTLE_GATE: Ability(use=castle_gate_use, turns=True),
     Kind.LAND_SHARK: Ability(
-        use=land_shark_use, usable=land_shark_usable, own_dice=owned_dice, own_die_chosen=land_shark_paid
+        use=land_shark_use, usable=land_shark_usable, turns=True, own_dice=owned_dice, own_die_chosen=land_shark_paid
     ),
 }

@@ -558,7 +558,13 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
 
     # ---------------------------------------------------------------- card abilities
     def _use(self, state: AgeOfCraftState, kind: int, rng: np.random.Generator) -> None:
-        ABILITIES[kind].use(self, state, rng)
+        """Count the use once for the turn (as used, or as turned), then carry it out."""
+        ability = ABILITIES[kind]
+        if ability.turns:
+            state.players[state.active].turned_now[kind] += 1
+        elif ability.once_per_turn:
+            state.used[kind] += 1
+        ability.use(self, state, rng)
 
     def _effect_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
         effect = state.effect

@@ -135,14 +135,7 @@ def validate_race(race: Race, where: str = "race") -> None:
             fail(f"{where}.winners", f"must be the leaders {leaders} of a finished game, got {race.winners}")
         if race.tiebreak_rounds:
             # The last tiebreaker began with the contenders tied above everyone else.
-            lowest = min(race.scores[seat] for seat in contenders)
-            for seat in range(n):
-                if seat not in contenders:
-                    if race.scores[seat] >= lowest:
-                        fail(
-                            f"{where}.scores[{seat}]",
-                            f"a seat out of the tiebreaker must be below every contender ({lowest}), got {race.scores[seat]}",
-                        )
+            _outside_below(race, contenders, min(race.scores[seat] for seat in contenders), where)
         return
     if race.current not in contenders:
         fail(f"{where}.current", f"must be one of the contenders {contenders} or {TERMINAL} (game over), got {race.current}")
@@ -158,13 +151,14 @@ def validate_race(race: Race, where: str = "race") -> None:
         for seat in contenders[:position]:
             if race.scores[seat] < tied:
                 fail(f"{where}.scores[{seat}]", f"must be at least the tied score {tied}, got {race.scores[seat]}")
-        for seat in range(n):
-            if seat not in contenders:
-                if race.scores[seat] >= tied:
-                    fail(
-                        f"{where}.scores[{seat}]",
-                        f"a seat out of the tiebreaker must be below the tied score {tied}, got {race.scores[seat]}",
-                    )
+        _outside_below(race, contenders, tied, where)
+
+
+def _outside_below(race: Race, contenders: list[int], bound: int, where: str) -> None:
+    """Every seat out of the tiebreaker scored below ``bound``, the contenders' tied score."""
+    for seat, score in enumerate(race.scores):
+        if seat not in contenders and score >= bound:
+            fail(f"{where}.scores[{seat}]", f"a seat out of the tiebreaker must be below {bound}, got {score}")
 
 
 def check_race(race: Race, where: str, num_players: int, target: int, max_turn_points: int, max_tiebreak_rounds: int) -> None:

@@ -38,14 +38,25 @@ Options = Callable[["MammothHunters", MammothHuntersState, int], list[int]]
 Choose = Callable[["MammothHunters", MammothHuntersState, int, Rng], None]
 Regions = Callable[["MammothHunters", MammothHuntersState], list[int]]
 Owners = Callable[["MammothHunters", MammothHuntersState, list[int]], list[int]]
+Playable = Callable[["MammothHunters", MammothHuntersState, int], bool]
+"""(engine, state, card) -> whether the player whose turn it is may play it."""
+MammothRegions = Callable[["MammothHunters", MammothHuntersState, int], list[int]]
+"""(engine, state, option) -> regions a mammoth may be taken from."""
 
 CULTS = (Card.CULT, Card.DARK_CULT)
 
 
 # ================================================================ shared defaults
-def below_eight_stones(game: MammothHunters, state: MammothHuntersState) -> bool:
-    """A dark card only for a player who began the turn with fewer than 8 stones."""
+def below_eight_stones(state: MammothHuntersState) -> bool:
+    """Whether the player began the turn with fewer than 8 stones (8 or more forbid dark cards)."""
     return state.stones_at_turn_start < NO_DARK_AT_STONES
+
+
+def paid_or_allowed(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    """A light card only if its stones can be paid in full; a dark card only below 8 stones."""
+    if card in LIGHT_CARDS:
+        return state.players[state.current].stones >= STONES[card]
+    return below_eight_stones(state)
 
 
 def ask_option(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
@@ -256,7 +267,8 @@ def mammoth_options(game: MammothHunters, state: MammothHuntersState, stones: in
     return options + [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and mammoth_sources(game, state, o)]
 
 
-def mammoth_playable(game: MammothHunters, state: MammothHuntersState) -> bool:
+def mammoth_playable(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
+    """Playable only while the stones pay for an option open in the position."""
     return bool(mammoth_options(game, state, state.players[state.current].stones))
 
 
@@ -318,7 +330,7 @@ def cult_options(game: MammothHunters, state: MammothHuntersState, stones: int) 
     """Option 1 copies the light top card; option 2 the dark one, only for a player who began
     the turn with fewer than 8 stones (a copied dark card would take stones)."""
     options = [0] if copyable(game, state, light=True) else []
-    if copyable(game, state, light=False) and below_eight_stones(game, state):
+    if copyable(game, state, light=False) and below_eight_stones(state):
         options.append(1)
     return options
 
@@ -338,7 +350,7 @@ def cult_choose(game: MammothHunters, state: MammothHuntersState, option: int, r
 
 def dark_cult_playable(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
     """With 8 or more stones a dark Cult may still be played to copy the light top card."""
-    return below_eight_stones(game, state) or copyable(game, state, light=True)
+    return below_eight_stones(state) or copyable(game, state, light=True)
 
 
 # ================================================================ Place-2 and Place-1
@@ -410,31 +422,13 @@ def anywhere_else(game: MammothHunters, state: MammothHuntersState) -> list[int]
 
 
 # ================================================================ the table
-Playable = Callable[["MammothHunters", MammothHuntersState, int], bool]
-MammothRegions = Callable[["MammothHunters", MammothHuntersState, int], list[int]]
-
-
-def light_card_paid(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
-    """A light card is played only if the player can pay its stones in full."""
-    return state.players[state.current].stones >= STONES[card]
-
-
-def dark_card_allowed(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
-    """A dark card only for a player who began the turn with fewer than 8 stones."""
-    return below_eight_stones(game, state)
-
-
-def mammoth_card_paid(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
-    return mammoth_playable(game, state)
-
-
 @dataclass(frozen=True)
 class CardRules:
     """One card kind's rules, by the steps of the action where they apply."""
 
     begin: Begin
     """The action's first step, once the card is paid for (or its stones are taken)."""
-    playable: Playable = light_card_paid
+    playable: Playable = paid_or_allowed
     """Whether the player whose turn it is may play it (or a Cult copy it) now."""
     options: Options = no_options
     choose: Choose = no_choice
@@ -485,7 +479,7 @@ CARD_RULES: dict[int, CardRules] = {
     ),
     Card.MAMMOTH: CardRules(
         begin=ask_option,
-        playable=mammoth_card_paid,
+        playable=mammoth_playable,
         options=mammoth_options,
         choose=mammoth_choose,
         must_act=True,
@@ -497,20 +491,18 @@ CARD_RULES: dict[int, CardRules] = {
         begin=ask_option, options=club_options, choose=club_choose, mammoth_sources=mammoth_to_a_neighbour_source
     ),
     Card.CULT: CardRules(begin=cult_begin, options=cult_options, choose=cult_choose, must_act=True),
-    Card.PLACE_2: CardRules(begin=place_begin, playable=dark_card_allowed, done=next_placer),
-    Card.PLACE_1: CardRules(begin=place_begin, playable=dark_card_allowed, done=next_placer),
-    Card.DARK_FIRE: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=fire_begin),
-    Card.REMOVE_2: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=remove_by_opponent),
-    Card.REMOVE_1: CardRules(begin=ask_opponent, playable=dark_card_allowed, by_opponent=remove_by_opponent),
+    Card.PLACE_2: CardRules(begin=place_begin, done=next_placer),
+    Card.PLACE_1: CardRules(begin=place_begin, done=next_placer),
+    Card.DARK_FIRE: CardRules(begin=ask_opponent, by_opponent=fire_begin),
+    Card.REMOVE_2: CardRules(begin=ask_opponent, by_opponent=remove_by_opponent),
+    Card.REMOVE_1: CardRules(begin=ask_opponent, by_opponent=remove_by_opponent),
     Card.MAMMOTH_REMOVAL: CardRules(
         begin=ask_opponent,
-        playable=dark_card_allowed,
         by_opponent=mammoth_removal_by_opponent,
         mammoth_taken=mammoth_removed,
     ),
     Card.CLUB_OR_MOVE: CardRules(
         begin=ask_opponent,
-        playable=dark_card_allowed,
         by_opponent=club_or_move_by_opponent,
         options=club_or_move_options,
         choose=club_or_move_choose,
