@@ -42,9 +42,20 @@ def test_round_trip_and_independent_clone() -> None:
     state = sample()
     assert Outer.from_json(state.to_json()) == state
     copy = state.clone()
+    assert copy == state and type(copy) is Outer
     copy.inner.values.append(9)
     copy.nested[1].append(4)
-    assert state.inner.values == [1, 2] and state.nested == [[1], [2, 3]]
+    copy.table["a"].append(1.0)
+    assert state.inner.values == [1, 2] and state.nested == [[1], [2, 3]] and state.table == {"a": [0.5]}
+
+
+def test_a_state_field_the_copier_cannot_copy_is_named() -> None:
+    @dataclass
+    class Odd(GameState):
+        items: set[int]
+
+    with pytest.raises(TypeError, match="unsupported field type set\\[int\\]"):
+        Odd({1}).clone()
 
 
 @pytest.mark.parametrize(
