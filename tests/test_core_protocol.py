@@ -117,9 +117,9 @@ class ToyEncoder(Encoder[ToyState]):
             ]
         )
 
-    def raw(self, state: ToyState, observer: int) -> list[float]:
+    def encode(self, state: ToyState, observer: int) -> np.ndarray:
         seats = relative_seats(observer, len(state.points))
-        return [*(state.points[s] for s in seats), state.secrets[observer], *one_hot(state.step, len(Step)), max(state.picked, 0)]
+        return self.layout.vector([*(state.points[s] for s in seats), state.secrets[observer], *one_hot(state.step, len(Step)), max(state.picked, 0)])
 
 
 class toy_env(DiceGameEnv):  # noqa: N801

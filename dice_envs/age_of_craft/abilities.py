@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -84,8 +85,8 @@ def return_own_die(state: AgeOfCraftState, value: int) -> None:
 
 # ================================================================ Deserted Village
 def village_usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
-    """Building Phase only, behind the leader, with dice in the Stock."""
-    return state.decision == Decision.BUILD and state.stock > 0 and game.leader_gap(state) > 0
+    """Behind the leader, with dice in the Stock (and in the Building Phase: ``phase``)."""
+    return state.stock > 0 and game.leader_gap(state) > 0
 
 
 def village_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
@@ -97,8 +98,12 @@ def village_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
 
 
 # ================================================================ Land of Thieves
+thieves_dice = itemgetter(*(v - 1 for v in THIEVES_VALUES))
+"""A player's dice of the values the Land of Thieves takes."""
+
+
 def thieves_victim(game: AgeOfCraft, state: AgeOfCraftState, seat: int) -> bool:
-    return any(state.players[seat].dice[v - 1] for v in THIEVES_VALUES)
+    return any(thieves_dice(state.players[seat].dice))
 
 
 def thieves_use(game: AgeOfCraft, state: AgeOfCraftState, rng: Rng) -> None:
@@ -268,7 +273,9 @@ class Ability:
     use: Use
     """Pay, turn or exhaust the card as its text says, and start the ability's first step."""
     usable: Check = always
-    """Whether the ability can do anything now (the engine keeps "once per turn")."""
+    """Whether the ability can do anything now (the engine keeps "once per turn" and ``phase``)."""
+    phase: Decision | None = None
+    """The phase its text names, which it keeps to; None: any window of its owner's turn."""
     once_per_turn: bool = True
     """"T:": the engine counts the use in ``state.used``, or in ``turned_now`` if it ``turns``."""
     turns: bool = False
@@ -298,13 +305,13 @@ def attacks(victim: VictimCheck) -> Check:
     """Usable while some other player can be attacked."""
 
     def usable(game: AgeOfCraft, state: AgeOfCraftState) -> bool:
-        return any(victim(game, state, seat) for seat in game.others(state))
+        return any(victim(game, state, seat) for seat in game.other_seats[state.active])
 
     return usable
 
 
 ABILITIES: dict[int, Ability] = {
-    Kind.DESERTED_VILLAGE: Ability(use=village_use, usable=village_usable),
+    Kind.DESERTED_VILLAGE: Ability(use=village_use, usable=village_usable, phase=Decision.BUILD),
     Kind.LAND_OF_THIEVES: Ability(
         use=thieves_use, usable=attacks(thieves_victim), victim=thieves_victim, their_values=thieves_values
     ),

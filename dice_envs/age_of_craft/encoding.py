@@ -6,6 +6,11 @@ facts; the per-seat fields are rotated so the observer comes first, then the oth
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import itemgetter
+
+import numpy as np
+
 from dice_envs.age_of_craft.data import (
     ACTIVATED_KINDS,
     BUILDABLE_KINDS,
@@ -42,6 +47,36 @@ MAX_POINTS = (
     + MAX_WORKS_POINTS
 )
 """A bound no position reaches: every card, every die a 6 under every Treasury."""
+
+
+def one_hot_rows(size: int, places: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """The one-hot of ``places[i]`` for each index ``i``, then an all-zero row: index -1 means none.
+    Whole numbers, as ``AgeOfCraftEncoder.encode`` takes its values in as bytes."""
+    return (*(tuple(int(hot) for hot in one_hot(place, size)) for place in places), (0,) * size)
+
+
+def places_among(members: Sequence[int], count: int) -> list[int]:
+    """For each index below ``count``: its place among ``members``, or -1 where it is none of them."""
+    return [members.index(index) if index in members else -1 for index in range(count)]
+
+
+DECISION_ROWS = one_hot_rows(len(Decision), range(len(Decision)))
+STEP_ROWS = one_hot_rows(len(Step), range(len(Step)))
+VALUE_ROWS = one_hot_rows(FACES, range(FACES))
+"""By value index (``v - 1``), or -1 for no die."""
+EFFECT_CARD_ROWS = one_hot_rows(len(ACTIVATED_KINDS), places_among(ACTIVATED_KINDS, len(Kind)))
+"""By kind, or -1 for no ability: the kind's place among the activated kinds."""
+PHASE_ROWS = one_hot_rows(len(PHASES), places_among(PHASES, len(Decision)))
+"""By decision: the window's place among the phases."""
+PAYING_ROWS = one_hot_rows(len(BUILDABLE_KINDS), places_among(BUILDABLE_KINDS, len(Kind)))
+"""By kind, or -1 for none: the kind's place among the buildable kinds."""
+COMPOSING = frozenset({Decision.OFFER, Decision.RESPOND})
+"""Decisions during which the offer fields show the offer."""
+NO_DICE = (0,) * FACES
+buildable = itemgetter(*BUILDABLE_KINDS)
+"""By-kind counts of the buildable kinds only."""
+turning = itemgetter(*TURNING_KINDS)
+"""By-kind counts of the kinds that turn only."""
 
 
 class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
@@ -88,44 +123,53 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
                 Field("ramparts_used", "Great Ramparts each seat used this turn", MAX_COPIES, 1, seats),
             ]
         )
+        self.scales = self.layout.vector(np.ones(self.layout.size))
+        """The layout's float32 factors, applied as ``layout.vector`` applies them."""
+        # The seats in each observer's order, and their one-hot rows, precomputed as the one-hot
+        # rows above are: training and search encode at every step.
+        orders = [relative_seats(observer, n) for observer in range(n)]
+        self.in_seat_order = tuple(itemgetter(*order) for order in orders)
+        """By observer: per-seat items (players, busted counts) in the observer's order."""
+        self.seat_rows = tuple(one_hot_rows(n, [order.index(seat) for seat in range(n)]) for order in orders)
+        """By observer, then seat (or -1): the one-hot of the seat's place in the observer's order."""
 
-    def raw(self, state: AgeOfCraftState, observer: int) -> list[float]:
-        n = self.num_players
-        seats = relative_seats(observer, n)
-        position = {seat: i for i, seat in enumerate(seats)}
-        players = [state.players[seat] for seat in seats]
-        effect = state.effect
-        decision = state.decision
-        acting = self.game.current_player(state)  # TERMINAL (-1) once the game is over
-        points = [victory_points(player) for player in players]
-        values: list[float] = [points[0]]
-        values += one_hot(decision, len(Decision))
-        values += one_hot(effect.step, len(Step))
-        values += one_hot(ACTIVATED_KINDS.index(effect.card) if effect.card >= 0 else -1, len(ACTIVATED_KINDS))
-        values += one_hot(position.get(effect.victim, -1), n)
-        values += one_hot(effect.own_value - 1, FACES)
-        values += one_hot(effect.their_value - 1, FACES)
-        values += one_hot(position.get(acting, -1), n)
-        values += one_hot(position[state.active], n)
-        values += one_hot(PHASES.index(state.phase), len(PHASES))
-        values += one_hot(position[state.start_player], n)
-        values += [state.exchanges_left, state.offers_made]
-        offer = state.offer
-        composing = decision in (Decision.OFFER, Decision.RESPOND)
-        values += one_hot(position[offer.target] if composing else -1, n)
-        values += offer.give if composing else [0] * FACES
-        values += offer.ask if composing else [0] * FACES
-        values += one_hot(BUILDABLE_KINDS.index(state.paying) if state.paying >= 0 else -1, len(BUILDABLE_KINDS))
-        values += state.cost_left
-        values += state.built
-        values += state.used
-        values += state.stored_now
-        values.append(state.stock)
-        values += state.tray
-        values += state.last_roll
-        values += state.busted[observer:] + state.busted[:observer]
-        values += [state.supply[kind] for kind in BUILDABLE_KINDS]
-        values += points
+    def encode(self, state: AgeOfCraftState, observer: int) -> np.ndarray:
+        seat_row = self.seat_rows[observer]
+        in_seat_order = self.in_seat_order[observer]
+        players = in_seat_order(state.players)
+        effect, offer, decision = state.effect, state.offer, state.decision
+        composing = decision in COMPOSING
+        points = list(map(victory_points, players))
+        # Field by field, in layout order.
+        values = [
+            points[0],
+            *DECISION_ROWS[decision],
+            *STEP_ROWS[effect.step],
+            *EFFECT_CARD_ROWS[effect.card],
+            *seat_row[effect.victim],
+            *VALUE_ROWS[effect.own_value - 1],
+            *VALUE_ROWS[effect.their_value - 1],
+            *seat_row[self.game.current_player(state)],  # TERMINAL (-1) once the game is over
+            *seat_row[state.active],
+            *PHASE_ROWS[state.phase],
+            *seat_row[state.start_player],
+            state.exchanges_left,
+            state.offers_made,
+            *seat_row[offer.target if composing else -1],
+            *(offer.give if composing else NO_DICE),
+            *(offer.ask if composing else NO_DICE),
+            *PAYING_ROWS[state.paying],
+            *state.cost_left,
+            *state.built,
+            *state.used,
+            *state.stored_now,
+            state.stock,
+            *state.tray,
+            *state.last_roll,
+            *in_seat_order(state.busted),
+            *buildable(state.supply),
+            *points,
+        ]
         for player in players:
             values += player.dice
         for player in players:
@@ -133,9 +177,17 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
         for player in players:
             values += player.cards
         for player in players:
-            values += [player.turned_now[kind] for kind in TURNING_KINDS]
+            values += turning(player.turned_now)
         for player in players:
-            values += [player.turned_before[kind] for kind in TURNING_KINDS]
-        values += [player.works_points for player in players]
-        values += [player.ramparts_used for player in players]
-        return values
+            values += turning(player.turned_before)
+        for player in players:
+            values.append(player.works_points)
+        for player in players:
+            values.append(player.ramparts_used)
+        # The values are whole numbers, nearly always below 256: ``bytes`` takes them in at once,
+        # several times faster than numpy converts a list of Python numbers one by one.
+        try:
+            counts = np.frombuffer(bytes(values), dtype=np.uint8)
+        except ValueError:  # a value beyond a byte (a score of 256 or more): one by one after all
+            return self.layout.vector(values)
+        return counts * self.scales  # float32, as the scales are

@@ -15,11 +15,14 @@ A multi-step decision is carried in the state, and ``current_player`` is whoever
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import cache
+from operator import attrgetter, mul
+from typing import ClassVar
 
 import numpy as np
 
-from dice_envs.age_of_craft.abilities import ABILITIES
+from dice_envs.age_of_craft.abilities import ABILITIES, Ability
 from dice_envs.age_of_craft.actions import (
     ACCEPT,
     ACTION_NAMES,
@@ -134,7 +137,6 @@ __all__ = [
     "Offer",
     "PlayerState",
     "Step",
-    "payable",
     "payment",
     "victory_points",
 ]
@@ -149,32 +151,105 @@ def cost_counts(kind: int) -> tuple[int, ...]:
 
 
 COSTS = tuple(cost_counts(kind) for kind in Kind)
+PAYMENTS = {action: payment(action) for action in range(PAY, USE)}
+"""``payment`` of every pay action, as each die paid looks it up."""
+MAX_PAYMENT = max(len(spec.cost) for spec in CARDS)
+"""No card costs more dice, so no payment uses more dice of one value: hands of dice that differ
+only in counts above this pay for the same cards."""
+CAPPED_COUNT = tuple(min(count, MAX_PAYMENT) for count in range(STOCK_DICE + 1))
+HAND_SHAPE = (MAX_PAYMENT + 1,) * FACES
+HAND_DIGITS = tuple((MAX_PAYMENT + 1) ** (FACES - 1 - i) for i in range(FACES))
+"""What one die of each value (index ``v - 1``) adds to ``hand_index``, below the cap."""
 
 
-def payable(cost: tuple[int, ...], dice: tuple[int, ...], mercantile: int, library: int) -> bool:
-    """Whether dice (by value) can pay a cost (by value), with that many Mercantile House
-    (counts as 1 higher or lower) and Library (counts as any lower value) uses left."""
-    need = sum(cost)
-    return _payable(cost, tuple(min(count, need) for count in dice), min(mercantile, need), min(library, need))
+def hand_index(dice: Sequence[int]) -> int:
+    """A hand of dice (by value) as a position in the tables of hands (``HAND_SHAPE``, flattened):
+    its counts, capped at ``MAX_PAYMENT``, read as the digits of a number."""
+    index = 0
+    for count in dice:
+        index = index * (MAX_PAYMENT + 1) + CAPPED_COUNT[count]
+    return index
 
 
-@cache
-def _payable(cost: tuple[int, ...], dice: tuple[int, ...], mercantile: int, library: int) -> bool:
+def ways_to_pay(cost: tuple[int, ...], mercantile: int, library: int) -> set[tuple[int, ...]]:
+    """The hands of dice (by value) that pay a cost (by value) die for die, with at most that many
+    Mercantile House (a die counts as 1 higher or lower) and Library (counts as any lower value)
+    uses: the highest value still owed is paid first, by each die that may count as it."""
     top = next((i for i in range(FACES - 1, -1, -1) if cost[i]), -1)
     if top < 0:
-        return True
+        return {(0,) * FACES}
     rest = cost[:top] + (cost[top] - 1,) + cost[top + 1 :]
     ways = [(top, mercantile, library)]
     if mercantile:
         ways += [(i, mercantile - 1, library) for i in (top - 1, top + 1) if 0 <= i < FACES]
     if library:
         ways += [(i, mercantile, library - 1) for i in range(top + 1, FACES)]
-    for die, merc_left, lib_left in ways:
-        if dice[die] and _payable(rest, dice[:die] + (dice[die] - 1,) + dice[die + 1 :], merc_left, lib_left):
-            return True
-    return False
+    return {
+        hand[:die] + (hand[die] + 1,) + hand[die + 1 :]
+        for die, merc_left, lib_left in ways
+        for hand in ways_to_pay(rest, merc_left, lib_left)
+    }
 
 
+def payable_hands(cost: tuple[int, ...], mercantile: int, library: int) -> bytes:
+    """By ``hand_index``: 1 if a hand of dice can pay a cost (by value), with that many Mercantile
+    House (counts as 1 higher or lower) and Library (counts as any lower value) uses left, else 0."""
+    need = sum(cost)  # each die paid uses at most one card: more uses than dice change nothing
+    return _payable_hands(cost, min(mercantile, need), min(library, need))
+
+
+@cache
+def _payable_hands(cost: tuple[int, ...], mercantile: int, library: int) -> bytes:
+    """``payable_hands``, tabled once per cost and uses because every decision of the Building
+    Phase asks about several cards: a hand pays if it holds one of the ways to pay."""
+    payable = np.zeros(HAND_SHAPE, dtype=bool)
+    for way in ways_to_pay(cost, mercantile, library):
+        payable[tuple(slice(count, None) for count in way)] = True  # every hand holding these dice
+    return payable.tobytes()
+
+
+@cache
+def build_tables(mercantile: int, library: int) -> tuple[tuple[int, int, bytes], ...]:
+    """(build action, kind, ``payable_hands`` of its cost) of every buildable kind, with that many
+    Mercantile House and Library uses left."""
+    return tuple(
+        (BUILD + i, kind, payable_hands(COSTS[kind], mercantile, library)) for i, kind in enumerate(BUILDABLE_KINDS)
+    )
+
+
+@cache
+def payments(cost: tuple[int, ...], mercantile: int, library: int) -> tuple[tuple[int, int, bytes], ...]:
+    """(pay action, value index of the die paid, ``payable_hands`` of the rest of the cost) of every
+    payment towards a cost (by value) that the Mercantile House and Library uses left allow, in
+    action order.  A hand may make the payment if it holds the die and, less it, can pay the rest
+    (rulings 15)."""
+    uses_left = {  # after the payment, by the kind that modifies it (-1: none)
+        -1: (mercantile, library),
+        Kind.MERCANTILE_HOUSE: (mercantile - 1, library),
+        Kind.LIBRARY: (mercantile, library - 1),
+    }
+    options = []
+    for action, (die, counts_as, modifier) in PAYMENTS.items():
+        merc_left, lib_left = uses_left[modifier]
+        if cost[counts_as - 1] and merc_left >= 0 and lib_left >= 0:
+            rest = cost[: counts_as - 1] + (cost[counts_as - 1] - 1,) + cost[counts_as:]
+            options.append((action, die - 1, payable_hands(rest, merc_left, lib_left)))
+    return tuple(options)
+
+
+# ------------------------------------------------------------------ card abilities
+USE_ACTIONS = {
+    window: tuple(
+        (USE + USE_INDEX[kind], kind, ABILITIES[kind])
+        for kind in ACTIVATED_KINDS
+        if ABILITIES[kind].phase in (None, window)
+    )
+    for window in (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD)
+}
+"""By window of the turn: (use action, kind, ability) of every activated kind that may be used in it."""
+
+
+# ------------------------------------------------------------------ setup
 def random_supply(rng: np.random.Generator) -> list[int]:
     """One kind each of A, N, C, D, L and two of O, drawn from the implemented Random Cards."""
     kinds: list[int] = []
@@ -190,6 +265,14 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
     state_class = AgeOfCraftState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+
+    def __init__(self, params: AgeOfCraftParams) -> None:
+        super().__init__(params)
+        n = params.num_players
+        self.other_seats = tuple(tuple((seat + offset) % n for offset in range(1, n)) for seat in range(n))
+        """By seat: the other seats in turn order after it (offers and attacks ask at every decision)."""
+        self.exchange_actions = (*(PLAYER + offset - 1 for offset in range(1, n)), END)
+        """The setup exchange: swap dice with any other player, or pass."""
 
     # ================================================================ setup
     def initial_state(self, rng: np.random.Generator) -> AgeOfCraftState:
@@ -244,19 +327,10 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         check_parameters(self, state)
 
     def current_player(self, state: AgeOfCraftState) -> int:
-        decision = state.decision
-        if decision == Decision.GAME_OVER:
-            return TERMINAL
-        if decision in (Decision.EXCHANGE, Decision.TAKE):
-            return state.picker
-        if decision == Decision.RESPOND:
-            return state.offer.target
-        if decision == Decision.EFFECT:
-            return state.effect.decider
-        return state.active
+        return DECIDER[state.decision](state)
 
     def scores(self, state: AgeOfCraftState) -> list[int]:
-        return [victory_points(player) for player in state.players]
+        return list(map(victory_points, state.players))
 
     def winners(self, state: AgeOfCraftState) -> list[int]:
         return state.winners
@@ -275,6 +349,10 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
             player.cards[kind] - state.built[kind] - state.used[kind] - player.turned_now[kind] - player.turned_before[kind]
         )
 
+    def payment_uses(self, state: AgeOfCraftState) -> tuple[int, int]:
+        """The Mercantile House and Library uses the active player has left this turn."""
+        return self.available(state, Kind.MERCANTILE_HOUSE), self.available(state, Kind.LIBRARY)
+
     def warehouse_room(self, state: AgeOfCraftState) -> int:
         player = state.players[state.active]
         return WAREHOUSE_CAPACITY * (player.cards[Kind.WAREHOUSE] - state.built[Kind.WAREHOUSE]) - sum(player.stored)
@@ -291,94 +369,97 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         return max(points) - points[state.active]
 
     def legal_actions(self, state: AgeOfCraftState) -> list[int]:
-        decision = state.decision
-        if decision == Decision.EXCHANGE:
-            return [PLAYER + offset - 1 for offset in range(1, self.num_players)] + [END]
-        if decision == Decision.TAKE:
-            return [TAKE + i for i in range(FACES) if state.tray[i]]
-        if decision in (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD):
-            return self._turn_actions(state)
-        if decision == Decision.OFFER:
-            return self._offer_actions(state)
-        if decision == Decision.RESPOND:
-            return [ACCEPT, REJECT]
-        if decision == Decision.PAY:
-            return self._pay_actions(state)
-        if decision == Decision.EFFECT:
-            return self._effect_actions(state)
+        return self.ACTIONS_OF[state.decision](self, state)
+
+    def _exchange_actions(self, state: AgeOfCraftState) -> list[int]:
+        return list(self.exchange_actions)
+
+    def _take_actions(self, state: AgeOfCraftState) -> list[int]:
+        tray = state.tray
+        return [TAKE + i for i in range(FACES) if tray[i]]
+
+    def _respond_actions(self, state: AgeOfCraftState) -> list[int]:
+        return [ACCEPT, REJECT]
+
+    def _no_actions(self, state: AgeOfCraftState) -> list[int]:
         return []
 
-    def _turn_actions(self, state: AgeOfCraftState) -> list[int]:
-        player = state.players[state.active]
+    def _negotiate_actions(self, state: AgeOfCraftState) -> list[int]:
+        """Offers to the players one can trade with, then the actions of every window."""
+        dice, players = state.players[state.active].dice, state.players
         actions = []
-        if state.decision == Decision.NEGOTIATE:
-            if state.offers_made < MAX_OFFERS and any(player.dice):
-                actions += [
-                    PLAYER + offset - 1
-                    for offset in range(1, self.num_players)
-                    if can_trade(player.dice, state.players[self.seat(state, offset)].dice)
-                ]
-        elif state.decision == Decision.BUILD:
-            dice = tuple(player.dice)
-            merc, lib = self.available(state, Kind.MERCANTILE_HOUSE), self.available(state, Kind.LIBRARY)
-            actions += [
-                BUILD + i
-                for i, kind in enumerate(BUILDABLE_KINDS)
-                if state.supply[kind] and payable(COSTS[kind], dice, merc, lib)
+        if state.offers_made < MAX_OFFERS and any(dice):
+            actions = [
+                PLAYER + index
+                for index, seat in enumerate(self.other_seats[state.active])
+                if can_trade(dice, players[seat].dice)
             ]
-        actions += [USE + USE_INDEX[kind] for kind in ACTIVATED_KINDS if self._usable(state, kind)]
-        if self.warehouse_room(state) > 0:
-            actions += [STORE + i for i in range(FACES) if player.dice[i]]
-        actions += [RETRIEVE + i for i in range(FACES) if player.stored[i] > state.stored_now[i]]
+        return self._window_actions(state, actions)
+
+    def _build_actions(self, state: AgeOfCraftState) -> list[int]:
+        """The cards in the Supply one can pay for, then the actions of every window."""
+        merc, lib = self.payment_uses(state)
+        supply = state.supply
+        hand = hand_index(state.players[state.active].dice)
+        actions = [action for action, kind, hands in build_tables(merc, lib) if supply[kind] and hands[hand]]
+        return self._window_actions(state, actions)
+
+    def _opening_actions(self, state: AgeOfCraftState) -> list[int]:
+        return self._window_actions(state, [])
+
+    def _window_actions(self, state: AgeOfCraftState, actions: list[int]) -> list[int]:
+        """``actions`` of the phase, then those of every window of the turn: abilities, the
+        Warehouses, and END (roll, end the Negotiation Phase, end the turn)."""
+        player = state.players[state.active]
+        cards = player.cards
+        # Only an owned card has an ability to use: the cheap check first.
+        actions += [
+            action
+            for action, kind, ability in USE_ACTIONS[state.decision]
+            if cards[kind] and self._usable(state, kind, ability)
+        ]
+        if cards[Kind.WAREHOUSE]:  # without a Warehouse there is no room, and nothing stored
+            if self.warehouse_room(state) > 0:
+                dice = player.dice
+                actions += [STORE + i for i in range(FACES) if dice[i]]
+            stored, stored_now = player.stored, state.stored_now
+            actions += [RETRIEVE + i for i in range(FACES) if stored[i] > stored_now[i]]
         actions.append(END)
         return actions
 
-    def _usable(self, state: AgeOfCraftState, kind: int) -> bool:
-        ability = ABILITIES[kind]
+    def _usable(self, state: AgeOfCraftState, kind: int, ability: Ability) -> bool:
         if ability.once_per_turn and self.available(state, kind) <= 0:
             return False
         return ability.usable(self, state)
 
     def others(self, state: AgeOfCraftState) -> list[int]:
         """The other seats in turn order after the active player."""
-        return [self.seat(state, offset) for offset in range(1, self.num_players)]
+        return list(self.other_seats[state.active])
 
     def _offer_actions(self, state: AgeOfCraftState) -> list[int]:
         offer = state.offer
+        give, ask = offer.give, offer.ask
         own, theirs = state.players[state.active].dice, state.players[offer.target].dice
         actions = []
-        if sum(offer.give) < MAX_OFFER_DICE:
-            actions += [GIVE + i for i in range(FACES) if own[i] > offer.give[i]]
-        if sum(offer.ask) < MAX_OFFER_DICE:
-            actions += [ASK + i for i in range(FACES) if theirs[i] > offer.ask[i]]
-        if any(offer.give) and any(offer.ask) and not any(g and a for g, a in zip(offer.give, offer.ask)):
+        if sum(give) < MAX_OFFER_DICE:
+            actions += [GIVE + i for i in range(FACES) if own[i] > give[i]]
+        if sum(ask) < MAX_OFFER_DICE:
+            actions += [ASK + i for i in range(FACES) if theirs[i] > ask[i]]
+        if any(give) and any(ask) and not any(map(mul, give, ask)):  # no value given and asked for
             actions.append(SEND)
         actions.append(CANCEL)
         return actions
 
     def _pay_actions(self, state: AgeOfCraftState) -> list[int]:
-        dice = tuple(state.players[state.active].dice)
-        cost = tuple(state.cost_left)
-        merc, lib = self.available(state, Kind.MERCANTILE_HOUSE), self.available(state, Kind.LIBRARY)
-
-        def completes(die: int, counts_as: int, merc_left: int, lib_left: int) -> bool:
-            """Paying ``die`` for ``counts_as`` (0-based values) still lets the rest be paid."""
-            if not (dice[die] and cost[counts_as]):
-                return False
-            rest = cost[:counts_as] + (cost[counts_as] - 1,) + cost[counts_as + 1 :]
-            return payable(rest, dice[:die] + (dice[die] - 1,) + dice[die + 1 :], merc_left, lib_left)
-
-        actions = [PAY + i for i in range(FACES) if completes(i, i, merc, lib)]
-        if merc:
-            actions += [PAY_UP + i for i in range(FACES - 1) if completes(i, i + 1, merc - 1, lib)]
-            actions += [PAY_DOWN + i - 1 for i in range(1, FACES) if completes(i, i - 1, merc - 1, lib)]
-        if lib:
-            actions += [
-                PAY_LOWER + index
-                for index, (die, counts_as) in enumerate(LIBRARY_PAIRS)
-                if completes(die - 1, counts_as - 1, merc, lib - 1)
-            ]
-        return actions
+        dice = state.players[state.active].dice
+        hand = hand_index(dice)
+        merc, lib = self.payment_uses(state)
+        # The rest owes fewer than MAX_PAYMENT dice: a capped count one lower pays as the real one.
+        return [
+            action
+            for action, die, rest_payable in payments(tuple(state.cost_left), merc, lib)
+            if dice[die] and rest_payable[hand - HAND_DIGITS[die]]
+        ]
 
     def _effect_actions(self, state: AgeOfCraftState) -> list[int]:
         effect = state.effect
@@ -386,9 +467,9 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         step = effect.step
         if step == Step.VICTIM:
             return [
-                PLAYER + offset - 1
-                for offset in range(1, self.num_players)
-                if ability.victim(self, state, self.seat(state, offset))
+                PLAYER + index
+                for index, seat in enumerate(self.other_seats[state.active])
+                if ability.victim(self, state, seat)
             ]
         if step == Step.OWN_DIE:
             return [OWN_DIE + v - 1 for v in ability.own_dice(self, state)]
@@ -406,34 +487,32 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
 
     # ================================================================ apply
     def apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
-        decision = state.decision
-        if decision == Decision.EXCHANGE:
-            if action != END:
-                other = (state.picker + action - PLAYER + 1) % self.num_players
-                players = state.players
-                players[state.picker].dice, players[other].dice = players[other].dice, players[state.picker].dice
-            state.exchanges_left -= 1
-            state.picker = (state.picker + 1) % self.num_players
-            if not state.exchanges_left:
-                self._start_turn(state, state.start_player, rng)
-        elif decision == Decision.TAKE:
-            state.tray[action - TAKE] -= 1
-            state.players[state.picker].dice[action - TAKE] += 1
-            state.picker = (state.picker + 1) % self.num_players
-            if not any(state.tray):
-                state.decision = Decision.NEGOTIATE
-        elif decision in (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD):
-            self._turn_apply(state, action, rng)
-        elif decision == Decision.OFFER:
-            self._offer_apply(state, action)
-        elif decision == Decision.RESPOND:
-            if action == ACCEPT:
-                self._exchange(state)
+        self.APPLY_TO[state.decision](self, state, action, rng)
+
+    def _exchange_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
+        if action != END:
+            other = (state.picker + action - PLAYER + 1) % self.num_players
+            players = state.players
+            players[state.picker].dice, players[other].dice = players[other].dice, players[state.picker].dice
+        state.exchanges_left -= 1
+        state.picker = (state.picker + 1) % self.num_players
+        if not state.exchanges_left:
+            self._start_turn(state, state.start_player, rng)
+
+    def _take_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
+        state.tray[action - TAKE] -= 1
+        state.players[state.picker].dice[action - TAKE] += 1
+        state.picker = (state.picker + 1) % self.num_players
+        if not any(state.tray):
             state.decision = Decision.NEGOTIATE
-        elif decision == Decision.PAY:
-            self._pay_apply(state, action)
-        elif decision == Decision.EFFECT:
-            self._effect_apply(state, action, rng)
+
+    def _respond_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
+        if action == ACCEPT:
+            self._exchange(state)
+        state.decision = Decision.NEGOTIATE
+
+    def _game_over_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
+        """Nothing is left to decide."""
 
     # ---------------------------------------------------------------- turn structure
     def _start_turn(self, state: AgeOfCraftState, seat: int, rng: np.random.Generator) -> None:
@@ -441,7 +520,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         state.active = seat
         state.turn += 1
         state.decision = state.phase = Decision.OPENING
-        if self._turn_actions(state) == [END]:
+        if self._opening_actions(state) == [END]:
             self._income(state, rng)
 
     def _income(self, state: AgeOfCraftState, rng: np.random.Generator) -> None:
@@ -452,18 +531,20 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         state.stock -= len(roll)
         state.last_roll = counts(roll)
         tray = state.tray
-        for index, count in enumerate(state.last_roll):
-            tray[index] += count
+        for value in roll:
+            tray[value - 1] += 1
         total = sum(roll)
         for index, player in enumerate(state.players):
             held = sum(player.dice)
             lost = held // 2 if held > total else 0  # nothing rolled (empty Stock): the total is 0
             state.busted[index] = lost
-            for value_index in range(FACES - 1, -1, -1):  # highest values first
+            value_index = FACES - 1
+            while lost:  # highest values first
                 moved = min(lost, player.dice[value_index])
                 player.dice[value_index] -= moved
                 tray[value_index] += moved
                 lost -= moved
+                value_index -= 1
         player = state.players[seat]
         for kind in PRODUCTION_KINDS:
             for _ in range(player.cards[kind]):
@@ -517,7 +598,7 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         self._start_turn(state, (state.active + 1) % self.num_players, rng)
 
     # ---------------------------------------------------------------- negotiation
-    def _offer_apply(self, state: AgeOfCraftState, action: int) -> None:
+    def _offer_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
         offer = state.offer
         if GIVE <= action < ASK:
             offer.give[action - GIVE] += 1
@@ -539,8 +620,8 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
                 self._gain(state, seat, 1)
 
     # ---------------------------------------------------------------- building
-    def _pay_apply(self, state: AgeOfCraftState, action: int) -> None:
-        die, counts_as, modifier = payment(action)
+    def _pay_apply(self, state: AgeOfCraftState, action: int, rng: np.random.Generator) -> None:
+        die, counts_as, modifier = PAYMENTS[action]
         if modifier >= 0:
             state.used[modifier] += 1
         state.players[state.active].dice[die - 1] -= 1
@@ -622,3 +703,45 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
         if state.stock:
             state.stock -= 1
             state.players[seat].dice[value - 1] += 1
+
+    # ---------------------------------------------------------------- dispatch
+    # Tables by pending decision rather than chains of comparisons: every step asks for one.
+    ACTIONS_OF: ClassVar[dict[int, Callable[[AgeOfCraft, AgeOfCraftState], list[int]]]] = {
+        Decision.EXCHANGE: _exchange_actions,
+        Decision.OPENING: _opening_actions,
+        Decision.TAKE: _take_actions,
+        Decision.NEGOTIATE: _negotiate_actions,
+        Decision.OFFER: _offer_actions,
+        Decision.RESPOND: _respond_actions,
+        Decision.BUILD: _build_actions,
+        Decision.PAY: _pay_actions,
+        Decision.EFFECT: _effect_actions,
+        Decision.GAME_OVER: _no_actions,
+    }
+    APPLY_TO: ClassVar[dict[int, Callable[[AgeOfCraft, AgeOfCraftState, int, np.random.Generator], None]]] = {
+        Decision.EXCHANGE: _exchange_apply,
+        Decision.OPENING: _turn_apply,
+        Decision.TAKE: _take_apply,
+        Decision.NEGOTIATE: _turn_apply,
+        Decision.OFFER: _offer_apply,
+        Decision.RESPOND: _respond_apply,
+        Decision.BUILD: _turn_apply,
+        Decision.PAY: _pay_apply,
+        Decision.EFFECT: _effect_apply,
+        Decision.GAME_OVER: _game_over_apply,
+    }
+
+
+DECIDER: dict[int, Callable[[AgeOfCraftState], int]] = {
+    Decision.EXCHANGE: attrgetter("picker"),
+    Decision.OPENING: attrgetter("active"),
+    Decision.TAKE: attrgetter("picker"),
+    Decision.NEGOTIATE: attrgetter("active"),
+    Decision.OFFER: attrgetter("active"),
+    Decision.RESPOND: attrgetter("offer.target"),
+    Decision.BUILD: attrgetter("active"),
+    Decision.PAY: attrgetter("active"),
+    Decision.EFFECT: attrgetter("effect.decider"),
+    Decision.GAME_OVER: lambda state: TERMINAL,
+}
+"""Who owns each kind of decision."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from operator import itemgetter, mul
 from typing import ClassVar
 
 import numpy as np
@@ -156,11 +157,19 @@ class AgeOfCraftState(GameState):
         validate_state(self)
 
 
+CARD_VP = tuple(spec.vp for spec in CARDS)
+"""Victory points per card, by kind."""
+RESIDENCE_POINTS = tuple(
+    RESIDENCE_SET_VP[min(count, len(RESIDENCE_SET_VP) - 1)] for count in range(CARDS[Kind.RESIDENCE].copies + 1)
+)
+"""Points for the set of Residences, by how many a player has (at most every copy)."""
+residences_and_treasuries = itemgetter(Kind.RESIDENCE, Kind.TREASURY)
+
+
 def victory_points(player: PlayerState) -> int:
     cards = player.cards
-    points = sum(CARDS[kind].vp * count for kind, count in enumerate(cards))
-    points += RESIDENCE_SET_VP[min(cards[Kind.RESIDENCE], len(RESIDENCE_SET_VP) - 1)]
-    points += cards[Kind.TREASURY] * player.dice[FACES - 1]
+    residences, treasuries = residences_and_treasuries(cards)
+    points = sum(map(mul, CARD_VP, cards)) + RESIDENCE_POINTS[residences] + treasuries * player.dice[FACES - 1]
     return points + player.works_points
 
 
@@ -175,7 +184,11 @@ def counts(values: list[int]) -> list[int]:
 
 def can_trade(own: list[int], theirs: list[int]) -> bool:
     """Whether one of ``own`` dice and one of ``theirs`` show different values."""
-    return any(own[i] and any(theirs[:i] + theirs[i + 1 :]) for i in range(FACES))
+    own_total, their_total = sum(own), sum(theirs)
+    if not (own_total and their_total):
+        return False
+    # Otherwise only one case fails: every die on both sides shows one and the same value.
+    return not (max(own) == own_total and theirs[own.index(own_total)] == their_total)
 
 
 def roll_dice_values(rng: np.random.Generator, count: int) -> list[int]:

@@ -69,14 +69,15 @@ def draw_start_scores(race: Race, target: int, rng: np.random.Generator) -> None
 def end_turn(race: Race, points: int, target: int, max_tiebreak_rounds: int) -> None:
     """Score the current player's turn and pass play on, ending rounds and the game as needed."""
     seat = race.current
-    race.scores[seat] += points
-    if race.scores[seat] >= target:
+    scores = race.scores
+    scores[seat] += points
+    if scores[seat] >= target:
         race.final_round = True
-    position = race.contenders.index(seat)
-    if position + 1 < len(race.contenders):
-        race.current = race.contenders[position + 1]
-        return
-    _end_round(race, max_tiebreak_rounds)
+    contenders = race.contenders
+    if seat == contenders[-1]:
+        _end_round(race, max_tiebreak_rounds)
+    else:
+        race.current = contenders[contenders.index(seat) + 1]
 
 
 def _end_round(race: Race, max_tiebreak_rounds: int) -> None:
@@ -224,16 +225,35 @@ class RaceEncoding:
                 Field("contending", "1 for each seat still playing rounds (all, or the tied leaders in a tiebreaker)", 1, 1, seats),
                 Field("tiebreak_rounds", "tiebreaker rounds started", max_tiebreak_rounds, max_tiebreak_rounds),
             ]
+        # Outside tiebreakers everyone contends, so the fields after the scores depend only on the
+        # observer, the final round and the seat to play: worked out once here for every such case.
+        everyone = list(range(num_players))
+        self._regular_rounds = [
+            [
+                {current: self._after_scores(seats, current, final_round, everyone, 0) for current in (*everyone, TERMINAL)}
+                for final_round in (False, True)
+            ]
+            for seats in self._seats_seen_by
+        ]
 
-    def raw(self, race: Race, observer: int) -> list[float]:
-        seats = self._seats_seen_by[observer]
-        later = race.contenders[race.contenders.index(race.current) + 1 :] if race.current in race.contenders else []
+    def values(self, race: Race, observer: int) -> list[float]:
+        """The race fields' raw values in layout order, as a new list for the game's own to follow."""
+        scores = race.scores
+        values = scores[observer:] + scores[:observer]  # in relative_seats order: the observer, then turn order
+        if race.tiebreak_rounds:
+            values += self._after_scores(self._seats_seen_by[observer], race.current, race.final_round, race.contenders, race.tiebreak_rounds)
+        else:
+            values += self._regular_rounds[observer][race.final_round][race.current]
+        return values
+
+    def _after_scores(self, seats: list[int], current: int, final_round: bool, contenders: list[int], tiebreak_rounds: int) -> tuple[float, ...]:
+        """The fields after the scores, for the observer who sees the seats in this order."""
+        later = contenders[contenders.index(current) + 1 :] if current in contenders else []
         values = [
-            *(race.scores[seat] for seat in seats),
-            *(1.0 if seat == race.current else 0.0 for seat in seats),
+            *(1.0 if seat == current else 0.0 for seat in seats),
             *(1.0 if seat in later else 0.0 for seat in seats),
-            1.0 if race.final_round else 0.0,
+            1.0 if final_round else 0.0,
         ]
         if self.max_tiebreak_rounds:
-            values += [*(1.0 if seat in race.contenders else 0.0 for seat in seats), race.tiebreak_rounds]
-        return values
+            values += [*(1.0 if seat in contenders else 0.0 for seat in seats), tiebreak_rounds]
+        return tuple(values)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot
 from dice_envs.core.race import RaceEncoding
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, SCORING_LABELS, THREE
-from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, daleks, dice_left, humans
+from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, daleks, humans
 
 MAX_HUMANS = 4 * NUM_DICE
 MAX_DALEKS = 3 * NUM_DICE
 ROLLS_SEEN = 10
 """Rolls this turn are reported up to this many."""
+DECISION_ONE_HOT = tuple(tuple(one_hot(decision, len(Decision))) for decision in Decision)
+"""The ``decision`` field's values for each decision, made once."""
 
 
 class DalekDiceEncoder(Encoder[DalekDiceState]):
@@ -35,18 +39,21 @@ class DalekDiceEncoder(Encoder[DalekDiceState]):
             ]
         )
 
-    def raw(self, state: DalekDiceState, observer: int) -> list[float]:
-        return [
-            *self.race.raw(state.race, observer),
-            *one_hot(state.decision, len(Decision)),
-            *state.rolled,
-            *state.kept,
-            state.doctors,
-            state.exterminates,
-            state.to_reroll,
-            dice_left(state),
-            1.0 if state.kept_this_roll else 0.0,
-            humans(state.kept),
-            daleks(state.kept),
-            min(state.rolls, ROLLS_SEEN),
-        ]
+    def encode(self, state: DalekDiceState, observer: int) -> np.ndarray:
+        rolled, kept, rolls = state.rolled, state.kept, state.rolls
+        return self.layout.vector(
+            [
+                *self.race.values(state.race, observer),
+                *DECISION_ONE_HOT[state.decision],
+                *rolled,
+                *kept,
+                state.doctors,
+                state.exterminates,
+                state.to_reroll,
+                state.to_reroll + sum(rolled),  # dice_left
+                1.0 if state.kept_this_roll else 0.0,
+                humans(kept),
+                daleks(kept),
+                rolls if rolls < ROLLS_SEEN else ROLLS_SEEN,  # min(), without the call
+            ]
+        )

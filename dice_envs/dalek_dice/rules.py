@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import compress
 from typing import ClassVar
 
 import numpy as np
@@ -30,6 +31,15 @@ ACTION_NAMES = (
     "stop",
 )
 KEEP_ACTIONS = (KEEP_HUMAN_4, KEEP_HUMAN_2, KEEP_DALEK_3, KEEP_DALEK_2)
+NUM_SCORING_FACES = len(KEEP_ACTIONS)
+"""The scoring faces come first in ``Face``, in the order of the keep actions; Doctor and
+Exterminate! follow."""
+NUM_FACES = len(Face)
+# The faces that show Humans or Daleks and their values (``HUMAN_VALUES``, ``DALEK_VALUES``), by
+# name: ``humans`` and ``daleks`` run at every observation, and a sum over all four faces costs
+# about three times as much.
+HUMAN_4_VALUE, HUMAN_2_VALUE, _, _ = HUMAN_VALUES
+_, _, DALEK_3_VALUE, DALEK_2_VALUE = DALEK_VALUES
 
 
 class Decision(IntEnum):
@@ -87,6 +97,15 @@ class DalekDiceState(GameState):
         validate_state(self)
 
 
+# The enum members that the hot paths test and set, as module names: ``legal_actions`` and
+# ``apply`` run at every simulated step of a search, and looking a member up on its enum class
+# costs several times a global in CPython 3.11.
+START_TURN, KEEP, FINISH_KEEPING, GAME_OVER = Decision
+_, STOPPED, NO_DICE_LEFT, DOCTOR, EXTERMINATE = TurnEnd
+ENDING_ACTIONS: tuple[tuple[int, ...], ...] = ((), (ROLL, STOP), (STOP,), ())
+"""Actions after the keep actions, by ``Decision``, once a die of the roll is kept."""
+
+
 class DalekDice(Game[DalekDiceState, DalekDiceParams]):
     name = "dalek_dice_v0"
     params_class = DalekDiceParams
@@ -122,66 +141,68 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
 
     def legal_actions(self, state: DalekDiceState) -> list[int]:
         decision = state.decision
-        if decision == Decision.START_TURN:
+        if decision == START_TURN:
             return [ROLL]
-        if decision == Decision.GAME_OVER:
+        if decision == GAME_OVER:
             return []
-        actions = [action for action in KEEP_ACTIONS if state.rolled[action]]
+        actions = list(compress(KEEP_ACTIONS, state.rolled))  # the faces with undecided dice
         if state.kept_this_roll:
-            if decision == Decision.KEEP:
-                actions.append(ROLL)
-            actions.append(STOP)
+            actions += ENDING_ACTIONS[decision]
         return actions
 
     def apply(self, state: DalekDiceState, action: int, rng: np.random.Generator) -> None:
         if action == ROLL:
             self._roll(state, rng)
         elif action == STOP:
-            if state.decision == Decision.FINISH_KEEPING:
-                self._end_turn(state, TurnEnd.EXTERMINATE)
-            else:
-                self._end_turn(state, TurnEnd.STOPPED)
+            self._end_turn(state, EXTERMINATE if state.decision == FINISH_KEEPING else STOPPED)
         else:
-            state.rolled[action] -= 1
+            rolled = state.rolled
+            rolled[action] -= 1
             state.kept[action] += 1
             state.kept_this_roll += 1
-            if dice_left(state) == 0:
-                self._end_turn(state, TurnEnd.EXTERMINATE if state.exterminates >= THREE else TurnEnd.NO_DICE_LEFT)
+            if not state.to_reroll and not any(rolled):  # no dice left
+                self._end_turn(state, EXTERMINATE if state.exterminates >= THREE else NO_DICE_LEFT)
 
     def _roll(self, state: DalekDiceState, rng: np.random.Generator) -> None:
-        faces = [0] * len(Face)
-        for face in roll_dice(rng, dice_left(state)):
+        faces = [0] * NUM_FACES
+        for face in roll_dice(rng, state.to_reroll + sum(state.rolled)):  # all the dice left
             faces[face] += 1
         state.last_roll = faces
         state.rolls += 1
-        state.rolled = faces[: len(KEEP_ACTIONS)]
-        state.to_reroll = 0
-        state.kept_this_roll = 0
-        for special in (Face.DOCTOR, Face.EXTERMINATE):
-            if faces[special]:
-                state.kept_this_roll += 1
-                state.to_reroll += faces[special] - 1
-        state.doctors += 1 if faces[Face.DOCTOR] else 0
-        state.exterminates += 1 if faces[Face.EXTERMINATE] else 0
+        state.rolled = rolled = faces[:NUM_SCORING_FACES]
+        # One Doctor and one Exterminate! of the roll are kept; the others are rolled again.
+        doctors, exterminates = faces[NUM_SCORING_FACES:]
+        kept_this_roll = to_reroll = 0
+        if doctors:
+            state.doctors += 1
+            kept_this_roll += 1
+            to_reroll += doctors - 1
+        if exterminates:
+            state.exterminates += 1
+            kept_this_roll += 1
+            to_reroll += exterminates - 1
+        state.kept_this_roll = kept_this_roll
+        state.to_reroll = to_reroll
         if state.doctors >= THREE:  # the Doctor prevails even if Exterminate! reached three too
-            self._end_turn(state, TurnEnd.DOCTOR)
+            self._end_turn(state, DOCTOR)
         elif state.exterminates >= THREE:
-            if sum(state.rolled) == 0:
-                self._end_turn(state, TurnEnd.EXTERMINATE)
+            if any(rolled):
+                state.decision = FINISH_KEEPING
             else:
-                state.decision = Decision.FINISH_KEEPING
-        elif dice_left(state) == 0:
-            self._end_turn(state, TurnEnd.NO_DICE_LEFT)
+                self._end_turn(state, EXTERMINATE)
+        elif not to_reroll and not any(rolled):  # no dice left
+            self._end_turn(state, NO_DICE_LEFT)
         else:
-            state.decision = Decision.KEEP
+            state.decision = KEEP
 
     def _end_turn(self, state: DalekDiceState, how: TurnEnd) -> None:
         points = turn_points(how, state.kept, dice_left(state))
         state.last_turn_end = how
         state.last_turn_points = points
-        end_turn(state.race, points, self.params.target_score, max_tiebreak_rounds=0)
-        if state.race.current == TERMINAL:
-            state.decision = Decision.GAME_OVER
+        race = state.race
+        end_turn(race, points, self.params.target_score, max_tiebreak_rounds=0)
+        if race.current == TERMINAL:
+            state.decision = GAME_OVER
         else:
             _start_turn(state)
 
@@ -196,7 +217,7 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
 
 
 def _start_turn(state: DalekDiceState) -> None:
-    state.decision = Decision.START_TURN
+    state.decision = START_TURN
     state.rolled = [0, 0, 0, 0]
     state.kept = [0, 0, 0, 0]
     state.doctors = 0
@@ -212,18 +233,23 @@ def dice_left(state: DalekDiceState) -> int:
 
 
 def humans(kept: list[int]) -> int:
-    return sum(count * value for count, value in zip(kept, HUMAN_VALUES))
+    """Humans kept: the sum of the values the kept Human dice show."""
+    human_4, human_2, _, _ = kept
+    return HUMAN_4_VALUE * human_4 + HUMAN_2_VALUE * human_2
 
 
 def daleks(kept: list[int]) -> int:
-    return sum(count * value for count, value in zip(kept, DALEK_VALUES))
+    """Daleks kept: the sum of the values the kept Dalek dice show."""
+    _, _, dalek_3, dalek_2 = kept
+    return DALEK_3_VALUE * dalek_3 + DALEK_2_VALUE * dalek_2
 
 
 def turn_points(how: TurnEnd, kept: list[int], dice_remaining: int) -> int:
     """Points for a turn that ended this way with these dice kept."""
-    bonus = NO_DICE_LEFT_BONUS if dice_remaining == 0 else 0
-    if how == TurnEnd.DOCTOR:
+    if how == DOCTOR:
         return 0
-    if how == TurnEnd.EXTERMINATE:
+    bonus = NO_DICE_LEFT_BONUS if dice_remaining == 0 else 0
+    if how == EXTERMINATE:
         return 2 * humans(kept) + bonus  # the bonus is added after doubling
-    return humans(kept) + bonus if daleks(kept) >= humans(kept) else 0
+    kept_humans = humans(kept)
+    return kept_humans + bonus if daleks(kept) >= kept_humans else 0

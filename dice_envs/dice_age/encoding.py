@@ -3,13 +3,22 @@
 Everything on the table is public: the grounds and their lines of dice, prey, generation pairs,
 dice, tiles, prey and honor cards of every player.  Other players' shell tiles are face down:
 only their number is shown.
+
+Training and search encode an observation at every step, so the encoder is written for speed
+(``tests/dice_age/reference_encoding.py`` is the plain version it is tested against): every raw
+value but the score is a whole number of at most 30 (the lines hold half dice: 2 small, 3
+large), so they go into a ``bytearray``, which numpy reads at once, and one product scales them.
+(Plain ints only: a single ``bool`` among them sends ``bytearray`` down its slow path.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
-from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
+import numpy as np
+
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
     DIE_HALVES,
     FACES,
@@ -40,10 +49,30 @@ MAX_SCORE = 5000
 """Above any reachable score (the largest honor total is 8 cards x 320)."""
 MAX_SHELLS = sum(SHELL_TILES)
 NUM_DECISIONS, NUM_PROSPERITY, NUM_HONORS = len(Decision), len(Prosperity), len(Honor)
-PREY_ONE_HOT = {kind: one_hot(kind, len(Prey)) for kind in range(-1, len(Prey))}
-DIE_SIZE: dict[int, float] = {kind: DIE_HALVES[kind] / 2 for kind in Die}
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
+
+def _flags(index: int, size: int) -> list[int]:
+    """One-hot as whole numbers (none set for an index outside the range)."""
+    return [int(i == index) for i in range(size)]
+
+
+def _counts(items: Sequence[int], size: int) -> list[int]:
+    counts = [0] * size
+    for item in items:
+        counts[item] += 1
+    return counts
+
+
+# Every value list that depends on one or two small numbers only, made once.
+DECISION_FLAGS = tuple(_flags(decision, NUM_DECISIONS) for decision in range(NUM_DECISIONS))
+PREY_FLAGS = {kind: _flags(kind, len(Prey)) for kind in range(-1, len(Prey))}
+"""By the prey kind lying in an area (-1: none)."""
+PROSPERITY_PAIR_COUNTS = [[_counts((first, second), NUM_PROSPERITY) for second in range(NUM_PROSPERITY)] for first in range(NUM_PROSPERITY)]
+HONOR_PAIR_COUNTS = [[_counts((first, second), NUM_HONORS) for second in range(NUM_HONORS)] for first in range(NUM_HONORS)]
+"""How many of each bonus a generation pair offers, by [first bonus][second bonus]."""
+NO_PROSPERITY = [0] * NUM_PROSPERITY
+LARGE_KINDS = tuple(kind in LARGE_SIZED for kind in Die)
 
 
 class DiceAgeEncoder(Encoder[DiceAgeState]):
@@ -58,8 +87,6 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         prey = tuple(kind.name.lower() for kind in Prey)
         values = tuple(str(v) for v in range(1, FACES + 1))
         pairs = tuple(f"pair_{p + 1}" for p in range(n))
-        # column[observer][owner]: where an owner's dice go in the per-area fields (barbarians last)
-        self._columns = [{seat: i for i, seat in enumerate(relative_seats(observer, n) + [n])} for observer in range(n)]
         self.layout = ObservationLayout(
             [
                 Field("own_score", "observer's score if the game ended now", MAX_SCORE, 1000),
@@ -101,67 +128,100 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
             ]
         )
 
-    def raw(self, state: DiceAgeState, observer: int) -> list[float]:
-        n = self.num_players
-        seats = relative_seats(observer, n)
-        players = [state.players[seat] for seat in seats]
-        values: list[float] = [sum(score_breakdown(state, observer).values())]
-        values += one_hot(state.decision, NUM_DECISIONS)
-        values.append(state.round)
-        values += [1.0 if seat == state.start_player else 0.0 for seat in seats]
-        acting = state.current if state.decision != Decision.GAME_OVER else -1
-        values += [1.0 if seat == acting else 0.0 for seat in seats]
-        values += [1.0 if player.done else 0.0 for player in players]
-        values += [1.0 if state.rolled else 0.0, 1.0 if state.placed_this_turn else 0.0]
-        for kind in state.area_prey:
-            values += PREY_ONE_HOT[kind]
+        # Tables by observer, so that an observation only looks values up.
+        self._in_seat_order = [itemgetter(*relative_seats(observer, n)) for observer in range(n)]
+        # [observer][seat]: a per-seat field with only that seat's flag set
+        self._seat_flags = [[_flags((seat - observer) % n, n) for seat in range(n)] for observer in range(n)]
+        self._no_seat = [0] * n
         width = self.num_owners
-        column = self._columns[observer]
-        small, large = [0] * (GROUNDS * width), [0] * (GROUNDS * width)
-        slots = [0.0] * (GROUNDS * LINE_SLOTS * width)
-        for ground in range(GROUNDS):
-            line = state.areas[ground]
-            for owner, kind in line:
-                if kind in LARGE_SIZED:
-                    large[ground * width + column[owner]] += 1
-                else:
-                    small[ground * width + column[owner]] += 1
-            base = ground * LINE_SLOTS * width
-            for slot, (owner, kind) in enumerate(reversed(line[-LINE_SLOTS:])):
-                slots[base + slot * width + column[owner]] = DIE_SIZE[kind]
-        values += small + large + slots
-        for grid in (state.camp, state.counsel_selection):
-            for row in grid:
-                values += row
+        self._ground_values = 2 * GROUNDS * width + GROUNDS * LINE_SLOTS * width
+        # [observer][owner][kind]: the index of ground 1's count of such dice in the ground fields
+        self._count_index: list[list[list[int]]] = []
+        # [observer][owner]: the index of an owner's die in the last slot of ground 1's line
+        self._slot_index: list[list[int]] = []
+        for observer in range(n):
+            # the owners' columns in the observer's seat order, the barbarians (owner n) last
+            column = [(owner - observer) % n if owner < n else n for owner in range(n + 1)]
+            self._count_index.append([[GROUNDS * width * large + column[owner] for large in LARGE_KINDS] for owner in range(n + 1)])
+            self._slot_index.append([2 * GROUNDS * width + column[owner] for owner in range(n + 1)])
+        # The layout's scaling as one vector.  The lines are given in half dice, so their factor
+        # is halved: exactly, so 2 and 3 times it are the very floats that 1 and 1.5 times the
+        # layout's factor give.
+        self._scale = self.layout.vector(np.ones(self.layout.size))
+        self._scale[self.layout.slices["ground_lines"]] /= 2
+        self._score_scale = float(self._scale[self.layout.slices["own_score"].start])
+
+    def encode(self, state: DiceAgeState, observer: int) -> np.ndarray:
+        players = self._in_seat_order[observer](state.players)
+        seat_flags = self._seat_flags[observer]
+        values = [0]  # own_score, filled in below: a score does not fit in a byte
+        values += DECISION_FLAGS[state.decision]
+        values.append(state.round)
+        values += seat_flags[state.start_player]
+        values += seat_flags[state.current] if state.decision != Decision.GAME_OVER else self._no_seat
+        for player in players:
+            values.append(1 if player.done else 0)
+        values.append(1 if state.rolled else 0)
+        values.append(1 if state.placed_this_turn else 0)
+        for kind in state.area_prey:
+            values += PREY_FLAGS[kind]
+        data = bytearray(values)
+        data += self._grounds(state, observer)
+        values = []
+        for row in state.camp:
+            values += row
+        for row in state.counsel_selection:
+            values += row
         for player in players:
             values += player.hand
-        values += [player.small for player in players]
-        values += [player.large for player in players]
-        values += [1.0 if player.wanderer else 0.0 for player in players]
+        for player in players:
+            values.append(player.small)
+        for player in players:
+            values.append(player.large)
+        for player in players:
+            values.append(1 if player.wanderer else 0)
         for player in players:
             values += player.tiles
         own_shells = state.players[observer].shells
-        values += [own_shells.count(value) for value in SHELL_VALUES]
-        values += [len(player.shells) for player in players]
+        values += map(own_shells.count, SHELL_VALUES)
+        for player in players:
+            values.append(len(player.shells))
         for player in players:
             values += player.prey
         for player in players:
             values += player.honors
         for player in players:
-            values += _counts(player.prosperity, NUM_PROSPERITY)
+            taken = player.prosperity  # none, or the two bonuses of the pair taken this round
+            values += PROSPERITY_PAIR_COUNTS[taken[0]][taken[1]] if taken else NO_PROSPERITY
         for pair in state.pairs:
-            values += _counts((pair[0], pair[2]), NUM_PROSPERITY)
+            values += PROSPERITY_PAIR_COUNTS[pair[0]][pair[2]]
         for pair in state.pairs:
-            values += _counts((pair[1], pair[3]), NUM_HONORS)
-        values += [1.0 if taker < 0 else 0.0 for taker in state.pair_taken_by]
+            values += HONOR_PAIR_COUNTS[pair[1]][pair[3]]
+        for taker in state.pair_taken_by:
+            values.append(1 if taker < 0 else 0)
         values += state.prey_deck
         values.append(sum(state.shell_pile))
         values += state.tile_supply
+        data += bytearray(values)
+        vector = np.frombuffer(data, np.uint8) * self._scale
+        # The product of two float32 values is exact in a Python float, so storing it rounds once,
+        # to the very float32 that numpy's product gives (a whole score below 2**24 is a float32).
+        vector[0] = sum(score_breakdown(state, observer).values()) * self._score_scale
+        return vector
+
+    def _grounds(self, state: DiceAgeState, observer: int) -> bytearray:
+        """The fields ``ground_small``, ``ground_large`` and ``ground_lines``, one after another
+        (a ``bytearray`` from the start: they are mostly zeros)."""
+        values = bytearray(self._ground_values)
+        count_index, slot_index = self._count_index[observer], self._slot_index[observer]
+        width = self.num_owners
+        for ground, line in enumerate(state.areas[:GROUNDS]):
+            if line:
+                count_offset = ground * width
+                for owner, kind in line:
+                    values[count_index[owner][kind] + count_offset] += 1
+                slot_offset = ground * LINE_SLOTS * width  # the line's last die, then back by a slot per die
+                for owner, kind in reversed(line[-LINE_SLOTS:]):
+                    values[slot_index[owner] + slot_offset] = DIE_HALVES[kind]
+                    slot_offset += width
         return values
-
-
-def _counts(items: Sequence[int], size: int) -> list[int]:
-    counts = [0] * size
-    for item in items:
-        counts[item] += 1
-    return counts

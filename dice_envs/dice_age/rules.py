@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from operator import mul
 from typing import ClassVar
 
 import numpy as np
@@ -58,7 +59,22 @@ from dice_envs.dice_age.data import (
     Tile,
 )
 
-PREY_KINDS = tuple(range(len(Prey)))
+# For the hot paths, the die kinds as plain ints (an enum member costs an attribute lookup each
+# time, and the lines hold plain ints) and the generation card piles made once.
+DIE_KINDS = range(len(Die))
+FACE_INDICES = range(FACES)
+OWN_PLACING_ORDER = (int(Die.LARGE), int(Die.WANDERER), int(Die.SMALL))
+"""A player's dice showing one value go into the line large first, then wanderer, then small."""
+BARBARIAN_KIND = int(Die.BARBARIAN)
+
+
+def _expand(counts: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(kind for kind, count in enumerate(counts) for _ in range(count))
+
+
+PROSPERITY_PILES = tuple(_expand(counts) for counts in PROSPERITY_PER_ROUND)
+"""Each round's prosperity cards, as they are shuffled."""
+HONOR_PILE = _expand(HONOR_PER_ROUND)
 
 # ------------------------------------------------------------------ the action table
 SIZES = ("small", "large")
@@ -100,6 +116,16 @@ def _action_names() -> tuple[str, ...]:
 
 ACTION_NAMES = _action_names()
 assert len(ACTION_NAMES) == NUM_ACTIONS
+COUNSEL_CHOICES = tuple((kind, value, COUNSEL_SELECT + kind * FACES + value) for kind in DIE_KINDS for value in FACE_INDICES)
+"""(kind, value index, action) of each Counsel choice, in action order."""
+INTIMIDATE_ACTIONS = tuple(
+    tuple(
+        tuple(INTIMIDATE + (ground * (MAX_PLAYERS - 1) + opponent - 1) * 2 + int(kind in LARGE_SIZED) for kind in DIE_KINDS)
+        for opponent in range(1, MAX_PLAYERS)
+    )
+    for ground in range(GROUNDS)
+)
+"""The Intimidate action by [ground][opponent - 1][kind of the die]."""
 
 
 class Decision(IntEnum):
@@ -153,7 +179,8 @@ class PlayerState(GameState):
     """Took a generation pair: skipped for the rest of the round."""
 
     def own_dice_in_hand(self) -> int:
-        return self.hand[Die.SMALL] + self.hand[Die.LARGE] + self.hand[Die.WANDERER]
+        small, large, wanderer, _barbarians = self.hand
+        return small + large + wanderer
 
 
 @dataclass
@@ -202,9 +229,25 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
     action_names = ACTION_NAMES
     default_max_steps = 5_000
 
-    @property
-    def barbarian_owner(self) -> int:
-        return self.num_players
+    def __init__(self, params: DiceAgeParams) -> None:
+        super().__init__(params)
+        # The owner of the barbarians' dice in the lines (an attribute: the rules ask it often).
+        self.barbarian_owner = self.num_players
+        # The dice as the lines hold them, (owner, kind), made once; by seat, (kind, die) of the
+        # player's own dice in the order they are placed.
+        self._barbarian_die = (self.barbarian_owner, BARBARIAN_KIND)
+        self._placing_order = [tuple((kind, (seat, kind)) for kind in OWN_PLACING_ORDER) for seat in range(self.num_players)]
+        legal_actions_of = {
+            Decision.PRE_ROLL: self._pre_roll_actions,
+            Decision.PLACING: self._placing_actions,
+            Decision.COUNSEL_SELECT: self._counsel_select_actions,
+            Decision.RETREAT_FIRST: self._retreat_actions,
+            Decision.RETREAT_SECOND: self._retreat_actions,
+            Decision.CHOOSE_GENERATION: self._generation_actions,
+            Decision.GAME_OVER: self._no_actions,
+        }
+        # Indexed by the decision: one lookup instead of a chain of comparisons on every call.
+        self._legal_by_decision = tuple(legal_actions_of[decision] for decision in Decision)
 
     # ------------------------------------------------------------ setup
     def initial_state(self, rng: np.random.Generator) -> DiceAgeState:
@@ -255,11 +298,12 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             kind = drawn.index(1)
             state.prey_deck[kind] -= 1
             state.area_prey[area] = kind
-        pile_prosperity = shuffled(rng, _expand(PROSPERITY_PER_ROUND[state.round - 1]))
-        pile_honor = shuffled(rng, _expand(HONOR_PER_ROUND))
-        cards = list(zip(pile_prosperity, pile_honor))[: 2 * self.num_players]
-        state.pairs = [[*cards[2 * p], *cards[2 * p + 1]] for p in range(self.num_players)]
-        state.pair_taken_by = [-1] * self.num_players
+        pile_prosperity = shuffled(rng, list(PROSPERITY_PILES[state.round - 1]))
+        pile_honor = shuffled(rng, list(HONOR_PILE))
+        n = self.num_players
+        cards = list(zip(pile_prosperity, pile_honor))[: 2 * n]
+        state.pairs = [[*cards[2 * p], *cards[2 * p + 1]] for p in range(n)]
+        state.pair_taken_by = [-1] * n
         for player in state.players:
             player.wanderer, player.visit = player.visit, False
             player.hand[Die.WANDERER] = int(player.wanderer)
@@ -277,78 +321,87 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         return TERMINAL if state.decision == Decision.GAME_OVER else state.current
 
     def legal_actions(self, state: DiceAgeState) -> list[int]:
-        decision = state.decision
-        player = state.players[state.current]
-        if decision == Decision.PRE_ROLL:
-            return [ROLL, *self._tile_actions(state, player)]
-        if decision == Decision.PLACING:
-            actions = []
-            for v in range(FACES):
-                own = state.camp[Die.SMALL][v] + state.camp[Die.LARGE][v] + state.camp[Die.WANDERER][v]
-                if own or state.camp[Die.BARBARIAN][v]:
-                    actions.append(PLACE + v)
-            actions += [
-                PLACE_BARBARIANS_FIRST + v
-                for v in range(FACES)
-                if state.camp[Die.BARBARIAN][v]
-                and state.camp[Die.SMALL][v] + state.camp[Die.LARGE][v] + state.camp[Die.WANDERER][v]
-            ]
-            if state.placed_this_turn:
-                actions.append(FINISH)
-            if player.tiles[Tile.COUNSEL] and any(map(any, state.camp)):
+        return self._legal_by_decision[state.decision](state)
+
+    def _pre_roll_actions(self, state: DiceAgeState) -> list[int]:
+        tiles = state.players[state.current].tiles
+        return [ROLL, *self._tile_actions(state, tiles)] if any(tiles) else [ROLL]
+
+    def _placing_actions(self, state: DiceAgeState) -> list[int]:
+        small, large, wanderer, barbarian = state.camp
+        actions = []
+        for v in FACE_INDICES:
+            if small[v] or large[v] or wanderer[v] or barbarian[v]:
+                actions.append(PLACE + v)
+        if any(barbarian):
+            actions += [PLACE_BARBARIANS_FIRST + v for v in FACE_INDICES if barbarian[v] and (small[v] or large[v] or wanderer[v])]
+        if state.placed_this_turn:
+            actions.append(FINISH)
+        tiles = state.players[state.current].tiles
+        if any(tiles):  # (checked first: a player seldom holds a tile)
+            if tiles[Tile.COUNSEL] and any(map(any, state.camp)):
                 actions.append(USE_COUNSEL)
-            return actions + self._tile_actions(state, player)
-        if decision == Decision.COUNSEL_SELECT:
-            actions = [
-                COUNSEL_SELECT + kind * FACES + v
-                for kind in Die
-                for v in range(FACES)
-                if state.camp[kind][v] > state.counsel_selection[kind][v]
-            ]
-            if any(map(any, state.counsel_selection)):
-                actions.append(COUNSEL_REROLL)
-            return actions
-        if decision in (Decision.RETREAT_FIRST, Decision.RETREAT_SECOND):
-            return [
-                RETREAT_PICK + ground * OWN_DICE_IN_A_LINE + k
-                for ground in range(GROUNDS)
-                for k in range(len(_own_positions(state.areas[ground], state.current)))
-            ]
-        if decision == Decision.CHOOSE_GENERATION:
-            return [TAKE_PAIR + p for p, owner in enumerate(state.pair_taken_by) if owner < 0]
+            actions += self._tile_actions(state, tiles)
+        return actions
+
+    def _counsel_select_actions(self, state: DiceAgeState) -> list[int]:
+        camp, selection = state.camp, state.counsel_selection
+        actions = [action for kind, value, action in COUNSEL_CHOICES if camp[kind][value] > selection[kind][value]]
+        if any(map(any, selection)):
+            actions.append(COUNSEL_REROLL)
+        return actions
+
+    def _retreat_actions(self, state: DiceAgeState) -> list[int]:
+        return [
+            RETREAT_PICK + ground * OWN_DICE_IN_A_LINE + k
+            for ground in range(GROUNDS)
+            for k in range(len(_own_positions(state.areas[ground], state.current)))
+        ]
+
+    def _generation_actions(self, state: DiceAgeState) -> list[int]:
+        return [TAKE_PAIR + p for p, owner in enumerate(state.pair_taken_by) if owner < 0]
+
+    def _no_actions(self, state: DiceAgeState) -> list[int]:
         return []
 
-    def _tile_actions(self, state: DiceAgeState, player: PlayerState) -> list[int]:
+    def _tile_actions(self, state: DiceAgeState, tiles: list[int]) -> list[int]:
         """Intimidate targets and Retreat, usable before rolling and while placing."""
-        actions = []
-        if player.tiles[Tile.INTIMIDATE]:
-            for ground in range(GROUNDS):
-                line = state.areas[ground]
-                for opponent in range(1, self.num_players):
-                    owner = (state.current + opponent) % self.num_players
-                    for size in range(2):
-                        if _find_die(line, owner, size) is not None:
-                            actions.append(INTIMIDATE + (ground * (MAX_PLAYERS - 1) + opponent - 1) * 2 + size)
-        if player.tiles[Tile.RETREAT] and own_dice_in_grounds(state, state.current) >= 2:
+        actions = self._intimidate_actions(state) if tiles[Tile.INTIMIDATE] else []
+        if tiles[Tile.RETREAT] and own_dice_in_grounds(state, state.current) >= 2:
             actions.append(USE_RETREAT)
-        return sorted(actions)
+        return actions
+
+    def _intimidate_actions(self, state: DiceAgeState) -> list[int]:
+        """One action per ground, opponent and die size found there, in action order."""
+        current, n, barbarians = state.current, self.num_players, self.barbarian_owner
+        targets = set()
+        for line, ground_actions in zip(state.areas, INTIMIDATE_ACTIONS):  # (the grounds: not the Extra Hunt)
+            for owner, kind in line:
+                if owner != current and owner != barbarians:  # (the barbarians' dice cannot be intimidated)
+                    targets.add(ground_actions[(owner - current) % n - 1][kind])
+        return sorted(targets)
 
     # ------------------------------------------------------------ actions
     def apply(self, state: DiceAgeState, action: int, rng: np.random.Generator) -> None:
         player = state.players[state.current]
         if action == ROLL:
-            for kind, count in enumerate(player.hand):
-                for value in roll_dice(rng, count):
-                    state.camp[kind][value] += 1
-            player.hand = [0] * len(Die)
+            # One batch of every die in hand: the same faces, kind after kind, as a roll per kind.
+            faces = roll_dice(rng, sum(player.hand))
+            start = 0
+            for row, count in zip(state.camp, player.hand):
+                for face in faces[start : start + count]:
+                    row[face] += 1
+                start += count
+            player.hand = [0] * len(player.hand)
             state.rolled = True
             state.decision = Decision.PLACING
         elif PLACE <= action < FINISH:
             barbarians_first = action >= PLACE_BARBARIANS_FIRST
             self._place(state, (action - PLACE) % FACES, barbarians_first)
         elif action == FINISH:
-            for kind in Die:
-                player.hand[kind] += sum(state.camp[kind])
+            hand = player.hand
+            for kind, row in enumerate(state.camp):
+                hand[kind] += sum(row)
             state.camp = _empty_camp()
             if player.own_dice_in_hand() == 0:
                 state.decision = Decision.CHOOSE_GENERATION
@@ -370,12 +423,16 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             kind, value = divmod(action - COUNSEL_SELECT, FACES)
             state.counsel_selection[kind][value] += 1
         elif action == COUNSEL_REROLL:
-            for kind in Die:
-                for value in range(FACES):
-                    count = state.counsel_selection[kind][value]
-                    state.camp[kind][value] -= count
-                    for new_value in roll_dice(rng, count):
-                        state.camp[kind][new_value] += 1
+            selection = state.counsel_selection
+            # One batch, as for the roll: kind after kind, value after value.
+            faces = roll_dice(rng, sum(map(sum, selection)))
+            start = 0
+            for row, chosen_row in zip(state.camp, selection):
+                for value, count in enumerate(chosen_row):
+                    row[value] -= count
+                    for face in faces[start : start + count]:
+                        row[face] += 1
+                    start += count
             state.counsel_selection = _empty_camp()
             state.decision = Decision.PLACING
         elif INTIMIDATE <= action < USE_RETREAT:
@@ -408,11 +465,13 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
 
     def _place(self, state: DiceAgeState, value: int, barbarians_first: bool) -> None:
         camp = state.camp
-        own = [(state.current, int(kind)) for kind in (Die.LARGE, Die.WANDERER, Die.SMALL) for _ in range(camp[kind][value])]
-        barbarians = [(self.barbarian_owner, int(Die.BARBARIAN))] * camp[Die.BARBARIAN][value]
+        own = []
+        for kind, die in self._placing_order[state.current]:
+            own += [die] * camp[kind][value]
+        barbarians = [self._barbarian_die] * camp[BARBARIAN_KIND][value]
         state.areas[value] += barbarians + own if barbarians_first else own + barbarians
-        for kind in Die:
-            camp[kind][value] = 0
+        for row in camp:
+            row[value] = 0
         state.placed_this_turn = True
 
     def _returned_dice(self, small: int, large: int) -> list[int]:
@@ -425,8 +484,9 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         state.placed_this_turn = False
 
     def _next_turn(self, state: DiceAgeState, rng: np.random.Generator) -> None:
-        for offset in range(1, self.num_players + 1):
-            seat = (state.current + offset) % self.num_players
+        n = self.num_players
+        for offset in range(1, n + 1):
+            seat = (state.current + offset) % n
             if not state.players[seat].done:
                 state.current = seat
                 self._start_turn(state)
@@ -437,27 +497,28 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
     def _end_round(self, state: DiceAgeState, rng: np.random.Generator) -> None:
         state.last_awards = [-1] * AREAS
         extra_hunt = state.areas[EXTRA_HUNT]
-        for ground in range(GROUNDS):
-            line = state.areas[ground]
-            winner = strongest_owner(line)
+        for ground, line in enumerate(state.areas[:GROUNDS]):
+            strength = strength_by_owner(line)
+            winner = _latest_of_the_strongest(line, strength)
             self._award(state, ground, winner)
-            runner_up = strongest_owner(line, exclude=winner)
-            if runner_up is not None:
+            if len(strength) > 1:  # the runner-up's dice join the Extra Hunt
+                del strength[winner]
+                runner_up = _latest_of_the_strongest(line, strength)
                 extra_hunt += [die for die in line if die[0] == runner_up]
         self._award(state, EXTRA_HUNT, strongest_owner(extra_hunt))
         state.areas = [[] for _ in range(AREAS)]  # dice back to their owners ...
         state.area_prey = [-1] * AREAS
-        for player in state.players:
+        n = self.num_players
+        for seat in relative_seats(state.start_player, n):
+            player = state.players[seat]
             player.wanderer = False  # ... but a wanderer die goes back to the board
-        for seat in relative_seats(state.start_player, self.num_players):
-            self._resolve_prosperity(state, state.players[seat], rng)
-        for player in state.players:
+            self._resolve_prosperity(state, player, rng)
             player.hand = self._returned_dice(player.small, player.large)
         if state.round == ROUNDS:
             state.decision = Decision.GAME_OVER
             state.winners = winners_of(state, self.scores(state))
             return
-        state.start_player = (state.start_player + 1) % self.num_players
+        state.start_player = (state.start_player + 1) % n
         state.round += 1
         self._prepare_round(state, rng)
 
@@ -483,13 +544,13 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             elif bonus == Prosperity.VISIT:
                 player.visit = True
             elif bonus in SHELLS_TRADED:
-                count = min(SHELLS_TRADED[Prosperity(bonus)], sum(state.shell_pile))
+                count = min(SHELLS_TRADED[bonus], sum(state.shell_pile))
                 drawn = draw_counts(rng, state.shell_pile, count)
                 for index, number in enumerate(drawn):
                     state.shell_pile[index] -= number
                     player.shells += [SHELL_VALUES[index]] * number
             else:
-                tile = TILE_FOR_PROSPERITY[Prosperity(bonus)]
+                tile = TILE_FOR_PROSPERITY[bonus]
                 if state.tile_supply[tile]:
                     state.tile_supply[tile] -= 1
                     player.tiles[tile] += 1
@@ -525,11 +586,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
 
 # ---------------------------------------------------------------- pure helpers
 def _empty_camp() -> list[list[int]]:
-    return [[0] * FACES for _ in Die]
-
-
-def _expand(counts: tuple[int, ...]) -> list[int]:
-    return [kind for kind, count in enumerate(counts) for _ in range(count)]
+    return [[0] * FACES for _ in DIE_KINDS]
 
 
 def _find_die(line: list[tuple[int, int]], owner: int, size: int) -> int | None:
@@ -562,41 +619,45 @@ def strongest_owner(line: list[tuple[int, int]], exclude: int | None = None) -> 
     strength = strength_by_owner(line)
     if exclude is not None:
         strength.pop(exclude, None)
+    return _latest_of_the_strongest(line, strength)
+
+
+def _latest_of_the_strongest(line: list[tuple[int, int]], strength: dict[int, int]) -> int | None:
+    """``strongest_owner`` among the owners in ``strength`` (their ``strength_by_owner``)."""
     if not strength:
         return None
     best = max(strength.values())
-    tied = {owner for owner, value in strength.items() if value == best}
     for owner, _ in reversed(line):
-        if owner in tied:
+        if strength.get(owner) == best:
             return owner
     raise AssertionError("unreachable: a tied owner has dice in the line")
 
 
 def hunting_bonus_holders(state: DiceAgeState) -> list[list[int]]:
     """For each prey kind, the players with the most cards of it (none for mammoth or nobody)."""
-    prey = [player.prey for player in state.players]
     holders: list[list[int]] = []
-    for kind in PREY_KINDS:
-        counts = [cards[kind] for cards in prey]
+    for bonus, counts in zip(HUNTING_BONUS, zip(*[player.prey for player in state.players])):  # (counts: by seat)
         best = max(counts)
-        holders.append([s for s, c in enumerate(counts) if c == best] if HUNTING_BONUS[kind] and best else [])
+        holders.append([seat for seat, count in enumerate(counts) if count == best] if bonus and best else [])
     return holders
 
 
 def score_breakdowns(state: DiceAgeState) -> list[dict[str, int]]:
     """End-of-game scoring of every player (see ``score_breakdown``)."""
-    holders = hunting_bonus_holders(state)
-    return [score_breakdown(state, seat, holders) for seat in range(len(state.players))]
+    return [score_breakdown(state, seat) for seat in range(len(state.players))]
 
 
-def score_breakdown(state: DiceAgeState, seat: int, holders: list[list[int]] | None = None) -> dict[str, int]:
+def score_breakdown(state: DiceAgeState, seat: int) -> dict[str, int]:
     """End-of-game scoring of one player: prey, set bonus, hunting bonus, shells, honor bonuses."""
-    if holders is None:
-        holders = hunting_bonus_holders(state)
     player = state.players[seat]
-    sets = min(player.prey)
-    hunting_won = [kind for kind in PREY_KINDS if seat in holders[kind]]
-    hunting = sum(HUNTING_BONUS[k] // len(holders[k]) // BONUS_ROUNDING * BONUS_ROUNDING for k in hunting_won)
+    prey = player.prey
+    sets = min(prey)
+    hunting = bonuses_won = 0
+    counts_by_kind = zip(*[other.prey for other in state.players])
+    for bonus, count, counts in zip(HUNTING_BONUS, prey, counts_by_kind):
+        if bonus and count and count == max(counts):  # a holder (see ``hunting_bonus_holders``)
+            hunting += bonus // counts.count(count) // BONUS_ROUNDING * BONUS_ROUNDING
+            bonuses_won += 1
     counted = (
         player.large,
         player.small,
@@ -604,10 +665,12 @@ def score_breakdown(state: DiceAgeState, seat: int, holders: list[list[int]] | N
         player.shells.count(SHELL_VALUES[INNOVATION_SHELL]),
         sum(player.tiles),
     )
-    honor = sum(player.honors[h] * HONOR_POINTS[h] * counted[h] for h in range(len(HONOR_POINTS)))
-    honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[len(state.players)] * (sets + len(hunting_won))
+    card_worth = map(mul, HONOR_POINTS, counted)  # a card of each of the first five honor bonuses
+    honor = sum(map(mul, player.honors, card_worth))
+    # The sixth, Hunters' Pride, counts the prey bonuses gained: sets and hunting bonuses.
+    honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[len(state.players)] * (sets + bonuses_won)
     return {
-        "prey": sum(n * points for n, points in zip(player.prey, PREY_POINTS)),
+        "prey": sum(map(mul, prey, PREY_POINTS)),
         "sets": SET_BONUS * sets,
         "hunting": hunting,
         "shells": sum(player.shells),

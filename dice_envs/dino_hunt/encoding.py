@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout
 from dice_envs.core.race import RaceEncoding
 from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, MAX_TURN_POINTS, STOMPS_TO_END_TURN, TOTAL_DICE
-from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState
+from dice_envs.dino_hunt.rules import FIRST_ROLL, DinoHunt, DinoHuntState
 
 MAX_PER_COLOUR = 5
 ROLLS_SEEN = 10
@@ -29,14 +31,17 @@ class DinoHuntEncoder(Encoder[DinoHuntState]):
             ]
         )
 
-    def raw(self, state: DinoHuntState, observer: int) -> list[float]:
-        return [
-            *self.race.raw(state.race, observer),
-            1.0 if state.decision == Decision.FIRST_ROLL else 0.0,
-            *state.dinos,
-            *state.footprints,
-            *state.leaves,
-            *state.cup,
-            sum(state.dinos),
-            min(state.rolls, ROLLS_SEEN),
-        ]
+    def encode(self, state: DinoHuntState, observer: int) -> np.ndarray:
+        dinos, rolls = state.dinos, state.rolls
+        return self.layout.vector(
+            [
+                *self.race.values(state.race, observer),
+                1.0 if state.decision == FIRST_ROLL else 0.0,
+                *dinos,
+                *state.footprints,
+                *state.leaves,
+                *state.cup,
+                sum(dinos),
+                rolls if rolls < ROLLS_SEEN else ROLLS_SEEN,  # min(), without the call
+            ]
+        )

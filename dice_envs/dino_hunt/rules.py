@@ -8,8 +8,11 @@ turn with nothing; needing to draw from an empty cup turns the Leaves into Dinos
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import product
+from operator import getitem
 from typing import ClassVar
 
 import numpy as np
@@ -27,6 +30,19 @@ from dice_envs.dino_hunt.data import (
 
 ROLL, STOP = 0, 1
 ACTION_NAMES = ("roll", "stop")
+DieOutcomes = tuple[tuple[int, int], ...]
+"""``(colour, face)`` for each face index that a die of one colour can roll."""
+ROLL_OUTCOMES: tuple[DieOutcomes, ...] = tuple(
+    tuple((colour, int(face)) for face in faces) for colour, faces in enumerate(FACES_BY_COLOUR)
+)
+"""Each colour's outcomes, made once and shared by every ``last_roll`` (tuples are immutable)."""
+DICE_OF_HAND: dict[tuple[int, ...], tuple[DieOutcomes, ...]] = {
+    hand: tuple(ROLL_OUTCOMES[colour] for colour, count in enumerate(hand) for _ in range(count))
+    for hand in product(*(range(count + 1) for count in DICE_PER_COLOUR))
+    if sum(hand) <= DICE_PER_ROLL
+}
+"""The dice of each hand that can be rolled (its count of each colour), in the order they are
+rolled, green first: listed once here rather than at every roll."""
 
 
 class Decision(IntEnum):
@@ -83,6 +99,15 @@ class DinoHuntState(GameState):
         validate_state(self)
 
 
+LEGAL_ACTIONS: tuple[tuple[int, ...], ...] = ((ROLL,), (ROLL, STOP), ())
+"""Legal actions by ``Decision``: the first roll of a turn is mandatory."""
+
+# The enum members that ``apply`` sets, as module names: ``apply`` runs at every simulated step of
+# a search, and looking a member up on its enum class costs several times a global in CPython 3.11.
+FIRST_ROLL, ROLL_OR_STOP, GAME_OVER = Decision
+_, STOPPED, STOMPED, CUP_EMPTY = TurnEnd
+
+
 class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
     name = "dino_hunt_v0"
     params_class = DinoHuntParams
@@ -113,40 +138,39 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         return state.race.current
 
     def legal_actions(self, state: DinoHuntState) -> list[int]:
-        if state.decision == Decision.ROLL_OR_STOP:
-            return [ROLL, STOP]
-        if state.decision == Decision.FIRST_ROLL:
-            return [ROLL]
-        return []
+        return list(LEGAL_ACTIONS[state.decision])
 
     def apply(self, state: DinoHuntState, action: int, rng: np.random.Generator) -> None:
         if action == STOP:
-            self._end_turn(state, TurnEnd.STOPPED, sum(state.dinos))
+            self._end_turn(state, STOPPED, sum(state.dinos))
             return
-        if must_draw_from_empty_cup(state):
-            self._end_cup_empty(state)
+        cup, leaves = state.cup, state.leaves
+        in_hand, in_cup = sum(leaves), sum(cup)
+        if in_hand < DICE_PER_ROLL and not in_cup:  # must_draw_from_empty_cup
+            self._end_turn(state, CUP_EMPTY, sum(state.dinos) + in_hand)
             return
-        drawn = draw_counts(rng, state.cup, min(DICE_PER_ROLL - sum(state.leaves), sum(state.cup)))
-        hand = [leaves + new for leaves, new in zip(state.leaves, drawn)]
-        for colour in range(3):
-            state.cup[colour] -= drawn[colour]
-        state.last_roll = roll_hand(rng, hand)
-        state.leaves = [0, 0, 0]
-        tallies = (state.dinos, state.leaves, state.footprints)
-        for colour, face in state.last_roll:
+        num_drawn = min(DICE_PER_ROLL - in_hand, in_cup)
+        green, yellow, red = draw_counts(rng, cup, num_drawn)
+        cup[0] -= green
+        cup[1] -= yellow
+        cup[2] -= red
+        last_roll = roll_hand(rng, (leaves[0] + green, leaves[1] + yellow, leaves[2] + red))
+        leaves = [0, 0, 0]
+        footprints = state.footprints
+        tallies = (state.dinos, leaves, footprints)
+        for colour, face in last_roll:
             tallies[face][colour] += 1
+        state.last_roll = last_roll
+        state.leaves = leaves
         state.rolls += 1
-        if sum(state.footprints) >= STOMPS_TO_END_TURN:
-            self._end_turn(state, TurnEnd.STOMPED, 0)
-        elif must_draw_from_empty_cup(state):
+        if sum(footprints) >= STOMPS_TO_END_TURN:
+            self._end_turn(state, STOMPED, 0)
+        elif in_cup == num_drawn and sum(leaves) < DICE_PER_ROLL:  # must_draw_from_empty_cup
             # Going on would need a draw from the empty cup, which scores the Leaves as Dinos with
             # no risk; stopping would score less.  The turn ends here (see the rules document).
-            self._end_cup_empty(state)
+            self._end_turn(state, CUP_EMPTY, sum(state.dinos) + sum(leaves))
         else:
-            state.decision = Decision.ROLL_OR_STOP
-
-    def _end_cup_empty(self, state: DinoHuntState) -> None:
-        self._end_turn(state, TurnEnd.CUP_EMPTY, sum(state.dinos) + sum(state.leaves))
+            state.decision = ROLL_OR_STOP
 
     def _end_turn(self, state: DinoHuntState, how: TurnEnd, points: int) -> None:
         state.last_turn_end = how
@@ -156,8 +180,9 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         state.dinos = [0, 0, 0]
         state.footprints = [0, 0, 0]
         state.rolls = 0
-        end_turn(state.race, points, self.params.target_score, self.params.max_tiebreak_rounds)
-        state.decision = Decision.GAME_OVER if state.race.current == TERMINAL else Decision.FIRST_ROLL
+        race = state.race
+        end_turn(race, points, self.params.target_score, self.params.max_tiebreak_rounds)
+        state.decision = GAME_OVER if race.current == TERMINAL else FIRST_ROLL
 
     def scores(self, state: DinoHuntState) -> list[int]:
         return state.race.scores
@@ -169,11 +194,10 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         return float(self.params.target_score)
 
 
-def roll_hand(rng: np.random.Generator, hand: list[int]) -> list[tuple[int, int]]:
-    """Roll ``hand[colour]`` dice of each colour; returns (colour, face) per die."""
-    colours = [colour for colour, count in enumerate(hand) for _ in range(count)]
-    faces = roll_dice(rng, len(colours))
-    return [(colour, int(FACES_BY_COLOUR[colour][face])) for colour, face in zip(colours, faces)]
+def roll_hand(rng: np.random.Generator, hand: Sequence[int]) -> list[tuple[int, int]]:
+    """Roll ``hand[colour]`` dice of each colour, green first; returns (colour, face) per die."""
+    dice = DICE_OF_HAND[tuple(hand)]
+    return list(map(getitem, dice, roll_dice(rng, len(dice))))  # each die's outcome for its face
 
 
 def must_draw_from_empty_cup(state: DinoHuntState) -> bool:

@@ -16,17 +16,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from dice_envs.mammoth_hunters.data import (
+    IS_LIGHT,
     LANDSCAPE_REGIONS,
     LIGHT_CARDS,
     MAMMOTH_OPTION_COSTS,
     NEIGHBOURS,
     NO_DARK_AT_STONES,
-    REGIONS,
     STONES,
     Card,
     Landscape,
 )
-from dice_envs.mammoth_hunters.state import MammothHuntersState, Step, neighbours, open_regions
+from dice_envs.mammoth_hunters.state import (
+    MammothHuntersState,
+    Step,
+    glaciers,
+    has_open_neighbour,
+    neighbours,
+    open_regions,
+)
 
 if TYPE_CHECKING:
     from dice_envs.mammoth_hunters.rules import MammothHunters
@@ -54,7 +61,7 @@ def below_eight_stones(state: MammothHuntersState) -> bool:
 
 def paid_or_allowed(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
     """A light card only if its stones can be paid in full; a dark card only below 8 stones."""
-    if card in LIGHT_CARDS:
+    if IS_LIGHT[card]:
         return state.players[state.current].stones >= STONES[card]
     return below_eight_stones(state)
 
@@ -93,7 +100,7 @@ def own_hunters_only(game: MammothHunters, state: MammothHuntersState, owners: l
 
 
 def regions_with_a_mammoth(state: MammothHuntersState) -> list[int]:
-    return [r for r in range(REGIONS) if state.regions[r].mammoths]
+    return [r for r, region in enumerate(state.regions) if region.mammoths]
 
 
 def any_mammoth(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
@@ -102,7 +109,8 @@ def any_mammoth(game: MammothHunters, state: MammothHuntersState, option: int) -
 
 def mammoth_to_a_neighbour_source(game: MammothHunters, state: MammothHuntersState, option: int) -> list[int]:
     """A mammoth that has an open neighbouring region to go to."""
-    return [r for r in regions_with_a_mammoth(state) if neighbours(state, r)]
+    covered = glaciers(state)
+    return [r for r in regions_with_a_mammoth(state) if has_open_neighbour(r, covered)]
 
 
 def mammoth_to_a_neighbour(game: MammothHunters, state: MammothHuntersState) -> list[int]:
@@ -156,14 +164,16 @@ def shift_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]
     """Regions with a hunter that may move to a neighbouring region, while moves are left."""
     if state.effect.count >= state.effect.limit:
         return []
-    return [r for r in range(REGIONS) if game.movable_owners(state, r) and neighbours(state, r)]
+    covered = glaciers(state)
+    return [r for r in game.movable_regions(state) if has_open_neighbour(r, covered)]
 
 
 def swap_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
-    """The other hunter of a swap must stand in a neighbouring region."""
-    return [
-        r for r in shift_sources(game, state) if any(game.movable_owners(state, b) for b in neighbours(state, r))
-    ]
+    """The other hunter of a swap must stand in a neighbouring region: one with a hunter that may
+    move is itself a source (it borders this region), so the sources are checked against each other."""
+    sources = shift_sources(game, state)
+    movable = set(sources)
+    return [r for r in sources if not movable.isdisjoint(NEIGHBOURS[r])]
 
 
 def shift_movers(game: MammothHunters, state: MammothHuntersState, owners: list[int]) -> list[int]:
@@ -239,37 +249,45 @@ def mammoth_move_sources(game: MammothHunters, state: MammothHuntersState) -> li
     if effect.region >= 0:
         return []
     seat = effect.decider
+    covered = glaciers(state)
     return [
         r
-        for r in range(REGIONS)
-        if not state.regions[r].mammoths and state.regions[r].hunters[seat] and neighbours(state, r)
+        for r, region in enumerate(state.regions)
+        if not region.mammoths and region.hunters[seat] and has_open_neighbour(r, covered)
     ]
 
 
-def hunters_follow_to(game: MammothHunters, state: MammothHuntersState, target: int, rng: Rng) -> None:
-    """Own hunters of the source region follow to ``target`` one at a time (or none)."""
+def hunters_follow_to(state: MammothHuntersState, target: int) -> None:
+    """Own hunters of the source region follow to ``target`` one at a time (or none: with no hunter
+    to follow, ``done`` is the only choice and the action ends by itself)."""
     effect = state.effect
     effect.target = target
     effect.step = Step.WHO
-    if not game.who_actions(state, effect.region, Step.WHO):
-        game.done(state, rng)
 
 
 def mammoth_moved(game: MammothHunters, state: MammothHuntersState, rng: Rng) -> None:
-    hunters_follow_to(game, state, state.effect.target, rng)
+    hunters_follow_to(state, state.effect.target)
 
 
 # ================================================================ the Mammoth card
+def mammoth_option_open(game: MammothHunters, state: MammothHuntersState, stones: int, option: int) -> bool:
+    """Whether the stones pay for the option and the position allows it: a new mammoth needs one in
+    the supply (the card has its own moves, so its "place" never becomes a "move"); the moves need
+    a mammoth that can go so."""
+    if stones < MAMMOTH_OPTION_COSTS[option]:
+        return False
+    return bool(state.mammoth_supply if option == 0 else mammoth_sources(game, state, option))
+
+
 def mammoth_options(game: MammothHunters, state: MammothHuntersState, stones: int) -> list[int]:
-    """Options the stones pay for: a new mammoth needs one in the supply (the card has its own
-    moves, so its "place" never becomes a "move"); the moves need a mammoth that can go so."""
-    options = [0] if stones >= MAMMOTH_OPTION_COSTS[0] and state.mammoth_supply else []
-    return options + [o for o in (1, 2) if stones >= MAMMOTH_OPTION_COSTS[o] and mammoth_sources(game, state, o)]
+    return [option for option in range(len(MAMMOTH_OPTION_COSTS)) if mammoth_option_open(game, state, stones, option)]
 
 
 def mammoth_playable(game: MammothHunters, state: MammothHuntersState, card: int) -> bool:
-    """Playable only while the stones pay for an option open in the position."""
-    return bool(mammoth_options(game, state, state.players[state.current].stones))
+    """Playable only while the stones pay for an option open in the position (asked at every
+    turn: the first open option settles it)."""
+    stones = state.players[state.current].stones
+    return any(mammoth_option_open(game, state, stones, option) for option in range(len(MAMMOTH_OPTION_COSTS)))
 
 
 def mammoth_choose(game: MammothHunters, state: MammothHuntersState, option: int, rng: Rng) -> None:
@@ -284,11 +302,8 @@ def mammoth_sources(game: MammothHunters, state: MammothHuntersState, option: in
     """Option 2 moves a mammoth to a neighbouring region, option 3 to one that is not."""
     if option == 1:
         return mammoth_to_a_neighbour_source(game, state, option)
-    return [
-        r
-        for r in regions_with_a_mammoth(state)
-        if any(b not in NEIGHBOURS[r] and b != r for b in open_regions(state))
-    ]
+    open_now = open_regions(state)
+    return [r for r in regions_with_a_mammoth(state) if any(b not in NEIGHBOURS[r] and b != r for b in open_now)]
 
 
 def mammoth_destinations(game: MammothHunters, state: MammothHuntersState) -> list[int]:
@@ -414,7 +429,7 @@ def club_or_move_choose(game: MammothHunters, state: MammothHuntersState, option
 def club_or_move_sources(game: MammothHunters, state: MammothHuntersState) -> list[int]:
     if state.effect.count >= 2:
         return []
-    return [r for r in range(REGIONS) if game.movable_owners(state, r)]
+    return game.movable_regions(state)
 
 
 def anywhere_else(game: MammothHunters, state: MammothHuntersState) -> list[int]:
@@ -441,7 +456,8 @@ class CardRules:
     destinations: Regions = to_a_neighbour
     """Where a hunter it moves may go."""
     movers: Owners = any_owner
-    """Whose hunters it may move, of those that could be moved."""
+    """Whose hunters it may move, of those that could be moved: a filter of owners that depends on
+    the action so far, not on the region (``movable_regions`` applies it once for the board)."""
     swaps: bool = False
     """The moved hunter trades places with a second one from a neighbouring region."""
     hunters_follow: bool = False

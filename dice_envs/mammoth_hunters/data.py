@@ -78,6 +78,10 @@ class Card(IntEnum):
 
 LIGHT_CARDS = tuple(Card)[: Card.CULT + 1]
 DARK_CARDS = tuple(Card)[Card.PLACE_2 :]
+NUM_LIGHT = len(LIGHT_CARDS)
+"""Light kinds come first: a hand's first ``NUM_LIGHT`` counts are its light cards."""
+IS_LIGHT = tuple(card in LIGHT_CARDS for card in Card)
+"""By card kind: asked at every card played or put back, so looked up rather than searched."""
 DECK_COUNTS: dict[int, int] = {
     **{card: 2 for card in LIGHT_CARDS[:6]},
     Card.SWAP: 3,

@@ -8,7 +8,9 @@ decision.  Private: the observer's own hand.  Hidden from everyone: fire values,
 
 from __future__ import annotations
 
-from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
+import numpy as np
+
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, seat_labels
 from dice_envs.mammoth_hunters.data import (
     CLUBS,
     DARK_CARDS,
@@ -20,6 +22,7 @@ from dice_envs.mammoth_hunters.data import (
     LANDSCAPE_REGIONS,
     LIGHT_CARDS,
     NO_DARK_AT_STONES,
+    NUM_LIGHT,
     POINTS_BY_MAMMOTHS,
     PREPARATORY_PLACEMENTS,
     REGIONS,
@@ -33,25 +36,37 @@ REGION_NAMES = tuple(f"region_{r}" for r in range(1, REGIONS + 1))
 CARD_NAMES = tuple(card.name.lower() for card in Card)
 MAX_MAMMOTHS = 6
 LIGHT_DECK = sum(DECK_COUNTS[card] for card in LIGHT_CARDS)
-NUM_LIGHT = len(LIGHT_CARDS)  # light card kinds come first in a hand
 
 
-
-def _landscapes() -> list[float]:
-    values = []
-    for region in range(REGIONS):
-        kind = next(k for k, regions in LANDSCAPE_REGIONS.items() if region in regions)
-        values += one_hot(kind, len(Landscape))
-    return values
+def one_hots(size: int) -> tuple[bytes, ...]:
+    """``one_hot(i, size)`` as bytes by ``i``, then all zeros, so that index -1 (nothing chosen)
+    reads the zeros: made once, as every observation needs a dozen one-hots."""
+    return (*(bytes(int(value) for value in one_hot(i, size)) for i in range(size)), bytes(size))
 
 
-LANDSCAPE_ONE_HOT = _landscapes()
+def _landscapes() -> bytes:
+    kinds = [next(k for k, regions in LANDSCAPE_REGIONS.items() if region in regions) for region in range(REGIONS)]
+    return b"".join(one_hots(len(Landscape))[kind] for kind in kinds)
+
+
+LANDSCAPES = _landscapes()
+DECISION_ONE_HOT = one_hots(len(Decision))
+STEP_ONE_HOT = one_hots(len(Step))
+CARD_ONE_HOT = one_hots(len(Card))
+OPTION_ONE_HOT = one_hots(NUM_OPTIONS)
+REGION_ONE_HOT = one_hots(REGIONS)
+LIGHT_TOP_ONE_HOT = one_hots(len(LIGHT_CARDS))
+DARK_TOP_ONE_HOT = one_hots(len(DARK_CARDS))
+NO_REGIONS = bytes(REGIONS)
 
 
 class MammothHuntersEncoder(Encoder[MammothHuntersState]):
     def __init__(self, game: MammothHunters) -> None:
         n = game.num_players
         self.num_players = n
+        self._seats = range(n)
+        self._seat_one_hot = one_hots(n)
+        self._no_seats = bytes(n)
         seats = seat_labels(n)
         max_score = PLAYING_HUNTERS * POINTS_BY_MAMMOTHS[-1] * game.params.rounds
         stones = START_STONES * n + DARK_SUPPLY[n]
@@ -99,52 +114,86 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
                 Field("club_supply", "clubs in the general supply", CLUBS, CLUBS),
             ]
         )
+        self._scale = self.layout.vector(np.ones(self.layout.size))
+        """The layout's scale of each element (the scaled vector of ones)."""
+        # The values are put together with the seats in table order, the same for every observer;
+        # one reordering per observer then rotates each per-seat part to start at the observer.
+        self._views = [self._view(observer, seats) for observer in range(n)]
 
-    def raw(self, state: MammothHuntersState, observer: int) -> list[float]:
+    def _view(self, observer: int, seats: tuple[str, ...]) -> np.ndarray:
+        """Indices into the values in seat order that give ``observer``'s vector.  Per-seat fields
+        are those labelled by seat (a grid: by region, then seat), n elements at a time."""
         n = self.num_players
-        seats = relative_seats(observer, n)
-        position = {seat: i for i, seat in enumerate(seats)}
-        effect = state.effect
-        players = [state.players[seat] for seat in seats]
-        acting = -1 if state.decision == Decision.GAME_OVER else (effect.decider if state.decision == Decision.EFFECT else state.current)
-        values: list[float] = [state.players[observer].score]
-        values += one_hot(state.decision, len(Decision))
-        values += one_hot(effect.step, len(Step))
-        values += one_hot(effect.card, len(Card))
-        values += one_hot(effect.option, NUM_OPTIONS)
-        values += [effect.count, effect.limit]
-        values += [1.0 if r in effect.allowed else 0.0 for r in range(REGIONS)]
-        values += one_hot(effect.region, REGIONS)
-        values += one_hot(effect.target, REGIONS)
-        values += one_hot(position.get(effect.owner, -1), n)
-        values += [1.0 if seat in effect.owners else 0.0 for seat in seats]
-        values += one_hot(position.get(effect.player, -1), n)
-        values += one_hot(position.get(acting, -1), n)
-        values += one_hot(position[state.current], n)
-        values += one_hot(position[state.start_player], n)
-        values += [state.round, state.preparation_left]
-        values.append(1.0 if state.stones_at_turn_start >= NO_DARK_AT_STONES else 0.0)
-        values.append(state.draws_left)
-        regions = state.regions
-        values += [1.0 if region.glacier else 0.0 for region in regions]
-        values += [region.mammoths for region in regions]
-        values += [len(region.fire) for region in regions]
-        values += LANDSCAPE_ONE_HOT
-        # Per-seat lists seen from the observer are a rotation: self, next, next+1, ...
+        order = np.arange(self.layout.size)
+        for field in self.layout.fields:
+            if field.labels and all(label.rsplit(":", 1)[-1] == seats[i % n] for i, label in enumerate(field.labels)):
+                part = self.layout.slices[field.name]
+                for start in range(part.start, part.stop, n):
+                    order[start : start + n] = start + (np.arange(n) + observer) % n
+        return order
+
+    def encode(self, state: MammothHuntersState, observer: int) -> np.ndarray:
+        effect, players, regions = state.effect, state.players, state.regions
+        decision = state.decision
+        seat_one_hot = self._seat_one_hot
+        if decision == Decision.GAME_OVER:
+            acting = -1
+        else:
+            acting = effect.decider if decision == Decision.EFFECT else state.current
+        allowed, owners = effect.allowed, effect.owners
+        board = [state.round, state.preparation_left, state.stones_at_turn_start >= NO_DARK_AT_STONES, state.draws_left]
+        board += [region.glacier for region in regions]
+        board += [region.mammoths for region in regions]
+        board += [len(region.fire) for region in regions]
+        pieces: list[int] = []
         for region in regions:
-            values += region.hunters[observer:] + region.hunters[:observer]
+            pieces += region.hunters
         for region in regions:
-            values += region.clubbed[observer:] + region.clubbed[:observer]
-        values += [player.score for player in players]
-        values += [player.stones for player in players]
-        values += [player.supply for player in players]
-        values += [player.clubs for player in players]
-        light = [sum(player.hand[:NUM_LIGHT]) for player in players]
-        values += light
-        values += [sum(player.hand) - held for player, held in zip(players, light)]
-        values += state.players[observer].hand
-        values += one_hot(state.light_discard[-1] if state.light_discard else -1, len(LIGHT_CARDS))
-        values += one_hot(state.dark_discard[-1] - len(LIGHT_CARDS) if state.dark_discard else -1, len(DARK_CARDS))
-        values += [len(state.light_deck), len(state.dark_deck), len(state.light_discard), len(state.dark_discard)]
-        values += [state.light_supply, state.dark_supply, state.mammoth_supply, state.club_supply]
-        return values
+            pieces += region.clubbed
+        pieces += [player.score for player in players]
+        pieces += [player.stones for player in players]
+        pieces += [player.supply for player in players]
+        pieces += [player.clubs for player in players]
+        pieces += [sum(player.hand[:NUM_LIGHT]) for player in players]  # light card kinds come first
+        pieces += [sum(player.hand[NUM_LIGHT:]) for player in players]
+        pieces += players[observer].hand
+        # Every raw value is a count or a flag within the layout's bounds (below 256), so the fields
+        # are put together as bytes, one-hots ready-made, and numpy reads them at once: several
+        # times faster than converting a list of numbers one by one.
+        raw = b"".join(
+            (
+                bytes((players[observer].score,)),
+                DECISION_ONE_HOT[decision],
+                STEP_ONE_HOT[effect.step],
+                CARD_ONE_HOT[effect.card],
+                OPTION_ONE_HOT[effect.option],
+                bytes((effect.count, effect.limit)),
+                bytes([r in allowed for r in range(REGIONS)]) if allowed else NO_REGIONS,
+                REGION_ONE_HOT[effect.region],
+                REGION_ONE_HOT[effect.target],
+                seat_one_hot[effect.owner],
+                bytes([seat in owners for seat in self._seats]) if owners else self._no_seats,
+                seat_one_hot[effect.player],
+                seat_one_hot[acting],
+                seat_one_hot[state.current],
+                seat_one_hot[state.start_player],
+                bytes(board),  # round to fire_tiles
+                LANDSCAPES,
+                bytes(pieces),  # hunters to own_hand
+                LIGHT_TOP_ONE_HOT[state.light_discard[-1] if state.light_discard else -1],
+                DARK_TOP_ONE_HOT[state.dark_discard[-1] - NUM_LIGHT if state.dark_discard else -1],
+                bytes(
+                    (
+                        len(state.light_deck),
+                        len(state.dark_deck),
+                        len(state.light_discard),
+                        len(state.dark_discard),
+                        state.light_supply,
+                        state.dark_supply,
+                        state.mammoth_supply,
+                        state.club_supply,
+                    )
+                ),
+            )
+        )
+        return np.frombuffer(raw, np.uint8)[self._views[observer]] * self._scale

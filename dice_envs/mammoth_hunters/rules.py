@@ -16,6 +16,10 @@ cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
+from itertools import compress
+from typing import ClassVar
+
 import numpy as np
 
 from dice_envs.core.chance import shuffled
@@ -48,11 +52,13 @@ from dice_envs.mammoth_hunters.data import (
     FIRE_TILES,
     GLACIERS_AT_START,
     HAND_SIZE,
+    IS_LIGHT,
     LIGHT_CARDS,
     MAMMOTHS_AT_START,
     MAMMOTHS_BESIDE_BOARD,
     MIN_DARK_SUPPLY,
     NEIGHBOURS,
+    NUM_LIGHT,
     PLAYING_HUNTERS,
     POINTS_BY_MAMMOTHS,
     PREPARATORY_PLACEMENTS,
@@ -117,6 +123,11 @@ __all__ = [
     "score_regions",
 ]
 
+Choices = Callable[["MammothHunters", MammothHuntersState], list[int]]
+"""(engine, state) -> the legal actions of a decision, or the choices of a step."""
+Move = Callable[["MammothHunters", MammothHuntersState, int, np.random.Generator], None]
+"""(engine, state, action, rng): what the action does."""
+
 
 class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     name = "mammoth_hunters_v1"
@@ -124,6 +135,12 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     state_class = MammothHuntersState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+
+    def __init__(self, params: MammothHuntersParams) -> None:
+        super().__init__(params)
+        # Built once: the hot paths iterate the seats and offer the opponents at every turn.
+        self.seats = range(params.num_players)
+        self._opponent_choices = [PLAYER + offset - 1 for offset in range(1, params.num_players)]
 
     # ================================================================ setup
     def initial_state(self, rng: np.random.Generator) -> MammothHuntersState:
@@ -174,11 +191,10 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         check_parameters(self, state)
 
     def current_player(self, state: MammothHuntersState) -> int:
-        if state.decision == Decision.GAME_OVER:
-            return TERMINAL
-        if state.decision == Decision.EFFECT:
+        decision = state.decision
+        if decision == Decision.EFFECT:
             return state.effect.decider
-        return state.current
+        return TERMINAL if decision == Decision.GAME_OVER else state.current
 
     def scores(self, state: MammothHuntersState) -> list[int]:
         return [player.score for player in state.players]
@@ -190,81 +206,92 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         return 100.0
 
     def legal_actions(self, state: MammothHuntersState) -> list[int]:
-        decision = state.decision
-        if decision == Decision.PREPARATION:
-            return [REGION + r for r in open_regions(state)]
-        if decision == Decision.PLAY_CARD:
-            return [PLAY + card for card in self.playable_cards(state)]
-        if decision == Decision.EFFECT:
-            return sorted(self._effect_actions(state))
-        if decision == Decision.DISCARD:
-            hand = state.players[state.current].hand
-            return [DISCARD + card for card in range(NUM_CARDS) if hand[card]] + [NO_DISCARD]
-        if decision == Decision.DRAW:
-            return self._draw_actions(state)
-        if decision == Decision.GLACIER:
-            return [REGION + r for r in glacier_candidates(state)] + [DONE]
+        return self._LEGAL_ACTIONS[state.decision](self, state)
+
+    def _preparation_actions(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in open_regions(state)]
+
+    def _play_actions(self, state: MammothHuntersState) -> list[int]:
+        return [PLAY + card for card in self.playable_cards(state)]
+
+    def _sorted_effect_actions(self, state: MammothHuntersState) -> list[int]:
+        return sorted(self._effect_actions(state))
+
+    def _discard_actions(self, state: MammothHuntersState) -> list[int]:
+        return [DISCARD + card for card in held_kinds(state.players[state.current].hand)] + [NO_DISCARD]
+
+    def _glacier_actions(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in glacier_candidates(state)] + [DONE]
+
+    def _no_actions(self, state: MammothHuntersState) -> list[int]:
         return []
 
     def playable_cards(self, state: MammothHuntersState) -> list[int]:
         hand = state.players[state.current].hand
-        return [card for card in range(NUM_CARDS) if hand[card] and CARD_RULES[card].playable(self, state, card)]
+        return [card for card in held_kinds(hand) if CARD_RULES[card].playable(self, state, card)]
+
+    def _can_play(self, state: MammothHuntersState) -> bool:
+        """Whether ``playable_cards`` is not empty (settled by the first card that is playable)."""
+        hand = state.players[state.current].hand
+        return any(CARD_RULES[card].playable(self, state, card) for card in held_kinds(hand))
 
     def _draw_actions(self, state: MammothHuntersState) -> list[int]:
-        hand = state.players[state.current].hand
-        light = sum(hand[c] for c in LIGHT_CARDS)
-        dark = sum(hand[c] for c in DARK_CARDS)
         can_light, can_dark = bool(state.light_deck), bool(state.dark_deck)
+        if can_light and can_dark and state.draws_left == 1:
+            # The last draw must not leave a single colour in hand (unless the other colour is gone);
+            # light card kinds come first in a hand.
+            hand = state.players[state.current].hand
+            can_light = sum(hand[:NUM_LIGHT]) + 1 != HAND_SIZE
+            can_dark = sum(hand[NUM_LIGHT:]) + 1 != HAND_SIZE
         actions = []
-        # The last draw must not leave a single colour in hand (unless the other colour is gone).
-        last = state.draws_left == 1
-        if can_light and not (last and light + 1 == HAND_SIZE and can_dark):
+        if can_light:
             actions.append(DRAW_LIGHT)
-        if can_dark and not (last and dark + 1 == HAND_SIZE and can_light):
+        if can_dark:
             actions.append(DRAW_DARK)
         return actions
 
     # ================================================================ apply
     def apply(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        decision = state.decision
-        if decision == Decision.PREPARATION:
-            self._put_hunter(state, state.current, action - REGION)
-            state.preparation_left -= 1
-            state.current = (state.current + 1) % self.num_players
-            if not state.preparation_left:  # then each player takes 2 light and 3 dark cards
-                for player in state.players:
-                    for _ in range(START_LIGHT):
-                        player.hand[state.light_deck.pop()] += 1
-                    for _ in range(START_DARK):
-                        player.hand[state.dark_deck.pop()] += 1
-                state.current = state.start_player
-                self._start_turn(state)
-        elif decision == Decision.PLAY_CARD:
-            self._play(state, action - PLAY, rng)
-        elif decision == Decision.EFFECT:
-            self._effect_apply(state, action, rng)
-        elif decision == Decision.DISCARD:
-            if action != NO_DISCARD:
-                card = action - DISCARD
-                state.players[state.current].hand[card] -= 1
-                (state.light_deck if card in LIGHT_CARDS else state.dark_deck).insert(0, card)
-            self._start_drawing(state, rng)
-        elif decision == Decision.DRAW:
-            self._draw(state, light=action == DRAW_LIGHT, rng=rng)
-        elif decision == Decision.GLACIER:
-            if action != DONE:
-                self._lay_glacier(state, action - REGION)
-            self._next_round(state, rng)
+        self._APPLY[state.decision](self, state, action, rng)
+
+    def _prepare(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        self._put_hunter(state, state.current, action - REGION)
+        state.preparation_left -= 1
+        state.current = (state.current + 1) % self.num_players
+        if not state.preparation_left:  # then each player takes 2 light and 3 dark cards
+            for player in state.players:
+                for _ in range(START_LIGHT):
+                    player.hand[state.light_deck.pop()] += 1
+                for _ in range(START_DARK):
+                    player.hand[state.dark_deck.pop()] += 1
+            state.current = state.start_player
+            self._start_turn(state)
+
+    def _discard(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        if action != NO_DISCARD:
+            card = action - DISCARD
+            state.players[state.current].hand[card] -= 1
+            (state.light_deck if IS_LIGHT[card] else state.dark_deck).insert(0, card)
+        self._start_drawing(state, rng)
+
+    def _glacier(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        if action != DONE:
+            self._lay_glacier(state, action - REGION)
+        self._next_round(state, rng)
+
+    def _game_over(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        """A finished game has no decision left: nothing changes."""
 
     # ---------------------------------------------------------------- the turn
     def _start_turn(self, state: MammothHuntersState) -> None:
         state.stones_at_turn_start = state.players[state.current].stones
         # A hand that cannot be played (only when a colour could no longer be drawn) passes.
-        state.decision = Decision.PLAY_CARD if self.playable_cards(state) else Decision.DISCARD
+        state.decision = Decision.PLAY_CARD if self._can_play(state) else Decision.DISCARD
 
-    def _play(self, state: MammothHuntersState, card: int, rng: np.random.Generator) -> None:
+    def _play(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        card = action - PLAY
         state.players[state.current].hand[card] -= 1
-        pile = state.light_discard if card in LIGHT_CARDS else state.dark_discard
+        pile = state.light_discard if IS_LIGHT[card] else state.dark_discard
         if card in CULTS:
             pile.insert(0, card)  # under the pile, so two "normal" cards stay on top
         else:
@@ -277,7 +304,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         player = state.players[seat]
         state.decision = Decision.EFFECT
         state.effect = Effect(card=card, player=seat, decider=seat)
-        if card in LIGHT_CARDS:
+        if IS_LIGHT[card]:
             if card != Card.MAMMOTH:  # the Mammoth card is paid when its option is chosen
                 player.stones -= STONES[card]
                 state.light_supply += STONES[card]
@@ -316,8 +343,11 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         else:
             self._end_turn(state, rng)
 
-    def _draw(self, state: MammothHuntersState, light: bool, rng: np.random.Generator) -> None:
-        deck, discard = (state.light_deck, state.light_discard) if light else (state.dark_deck, state.dark_discard)
+    def _draw(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        if action == DRAW_LIGHT:
+            deck, discard = state.light_deck, state.light_discard
+        else:
+            deck, discard = state.dark_deck, state.dark_discard
         state.players[state.current].hand[deck.pop()] += 1
         if not deck:  # a used-up draw pile is rebuilt at once from the discard pile but its top card
             deck.extend(shuffled(rng, discard[:-1]))
@@ -336,54 +366,22 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
 
     # ---------------------------------------------------------------- the step machine: choices
     def _effect_actions(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        seat = effect.decider
-        rules = CARD_RULES[effect.card]
-        step = effect.step
-        if step == Step.OPTION:
-            options = [OPTION + o for o in rules.options(self, state, state.players[seat].stones)]
-            return options if rules.must_act else options + [DONE]
-        if step == Step.PLAYER:
-            return [PLAYER + p - 1 for p in range(1, self.num_players)]
-        if step == Step.TARGET:
-            return [REGION + r for r in open_regions(state)] + [DONE]
-        if step == Step.PLACE:
-            return self._place_actions(state)
-        if step == Step.PLACE_FROM:
-            return [
-                REGION + r
-                for r in range(REGIONS)
-                if r != effect.target
-                and (self._fresh(state, r, seat, False) or (not effect.clubbed and self._fresh(state, r, seat, True)))
-            ]
-        if step in (Step.PLACE_WHO, Step.WHO, Step.SWAP_WHO, Step.REMOVE_WHO):
-            region = effect.target if step == Step.SWAP_WHO else effect.region
-            actions = self.who_actions(state, region, step)
-            # Hunters following a mammoth are "up to 3", so the player may stop.
-            return actions + [DONE] if rules.hunters_follow else actions
-        if step == Step.FROM:
-            return [REGION + r for r in rules.sources(self, state)] + [DONE]
-        if step == Step.TO:
-            return self._move_destinations(state, rules.destinations(self, state), seat)
-        if step == Step.SWAP_FROM:
-            return [REGION + r for r in NEIGHBOURS[effect.region] if self.movable_owners(state, r)]
-        if step == Step.REMOVE_FROM:
-            if effect.count >= effect.limit:
-                return [DONE]
-            return [REGION + r for r in range(REGIONS) if self._removable_owners(state, r)] + [DONE]
-        if step == Step.MAMMOTH_FROM:
-            return [REGION + r for r in rules.mammoth_sources(self, state, effect.option)] + [DONE]
-        if step == Step.MAMMOTH_TO:
-            return [REGION + r for r in rules.mammoth_destinations(self, state)]
-        if step == Step.FIRE_FROM:
-            return [REGION + r for r in range(REGIONS) if state.regions[r].fire] + [DONE]
-        if step == Step.FIRE_TO:
-            return [REGION + r for r in open_regions(state) if r != effect.region]
-        if step == Step.ATTACH:
-            return [REGION + r for r in range(REGIONS) if unclubbed(state.regions[r], seat)] + [DONE]
-        raise AssertionError(f"no actions for step {step} of card {effect.card}")
+        """The choices of the pending step (unsorted; ``done``, where offered, last)."""
+        return self._STEP_CHOICES[state.effect.step](self, state)
 
-    def _place_actions(self, state: MammothHuntersState) -> list[int]:
+    def _option_choices(self, state: MammothHuntersState) -> list[int]:
+        effect = state.effect
+        rules = CARD_RULES[effect.card]
+        options = [OPTION + o for o in rules.options(self, state, state.players[effect.decider].stones)]
+        return options if rules.must_act else options + [DONE]
+
+    def _player_choices(self, state: MammothHuntersState) -> list[int]:
+        return self._opponent_choices[:]
+
+    def _target_choices(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in open_regions(state)] + [DONE]
+
+    def _place_choices(self, state: MammothHuntersState) -> list[int]:
         """Where the next hunter may go; with none in the supply, "place" becomes "move" an own
         hunter (one without a club, to take a held club along)."""
         effect = state.effect
@@ -393,20 +391,74 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         clubs = state.players[seat].clubs
         if state.players[seat].supply:
             plain, with_club = effect.allowed, effect.allowed if clubs else []
-        else:
-            without = [r for r in range(REGIONS) if self._fresh(state, r, seat, False)]
-            anywhere = without + [r for r in range(REGIONS) if self._fresh(state, r, seat, True)]
-            plain = [r for r in effect.allowed if any(source != r for source in anywhere)]
-            with_club = [r for r in effect.allowed if clubs and any(source != r for source in without)]
+        else:  # the hunter comes from another region
+            without = {r for r in range(REGIONS) if self._fresh(state, r, seat, False)}
+            anywhere = without | {r for r in range(REGIONS) if self._fresh(state, r, seat, True)}
+            plain = [r for r in effect.allowed if anywhere - {r}]
+            with_club = [r for r in effect.allowed if clubs and without - {r}]
         return [REGION + r for r in plain] + [REGION_WITH_CLUB + r for r in with_club] + [DONE]
 
-    def _move_destinations(self, state: MammothHuntersState, regions: list[int], seat: int) -> list[int]:
-        """Where a moved hunter may go; an own hunter without a club may take a held club along."""
-        actions = [REGION + r for r in regions]
+    def _place_from_choices(self, state: MammothHuntersState) -> list[int]:
         effect = state.effect
+        seat = effect.decider
+        return [
+            REGION + r
+            for r in range(REGIONS)
+            if r != effect.target
+            and (self._fresh(state, r, seat, False) or (not effect.clubbed and self._fresh(state, r, seat, True)))
+        ]
+
+    def _hunter_choices(self, state: MammothHuntersState) -> list[int]:
+        effect = state.effect
+        step = effect.step
+        region = effect.target if step == Step.SWAP_WHO else effect.region
+        actions = self.who_actions(state, region, step)
+        # Hunters following a mammoth are "up to 3", so the player may stop.
+        return actions + [DONE] if CARD_RULES[effect.card].hunters_follow else actions
+
+    def _from_choices(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in CARD_RULES[state.effect.card].sources(self, state)] + [DONE]
+
+    def _to_choices(self, state: MammothHuntersState) -> list[int]:
+        """Where a moved hunter may go; an own hunter without a club may take a held club along."""
+        effect = state.effect
+        seat = effect.decider
+        regions = CARD_RULES[effect.card].destinations(self, state)
+        actions = [REGION + r for r in regions]
         if state.players[seat].clubs and effect.owner == seat and not effect.clubbed:
             actions += [REGION_WITH_CLUB + r for r in regions]
         return actions
+
+    def _swap_from_choices(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in NEIGHBOURS[state.effect.region] if self.movable_owners(state, r)]
+
+    def _remove_from_choices(self, state: MammothHuntersState) -> list[int]:
+        effect = state.effect
+        if effect.count >= effect.limit:
+            return [DONE]
+        return [REGION + r for r in self._pickable_regions(state, self._not_yet_removed(state))] + [DONE]
+
+    def _mammoth_from_choices(self, state: MammothHuntersState) -> list[int]:
+        effect = state.effect
+        return [REGION + r for r in CARD_RULES[effect.card].mammoth_sources(self, state, effect.option)] + [DONE]
+
+    def _mammoth_to_choices(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r in CARD_RULES[state.effect.card].mammoth_destinations(self, state)]
+
+    def _fire_from_choices(self, state: MammothHuntersState) -> list[int]:
+        return [REGION + r for r, region in enumerate(state.regions) if region.fire] + [DONE]
+
+    def _fire_to_choices(self, state: MammothHuntersState) -> list[int]:
+        source = state.effect.region
+        return [REGION + r for r in open_regions(state) if r != source]
+
+    def _attach_choices(self, state: MammothHuntersState) -> list[int]:
+        seat = state.effect.decider
+        return [REGION + r for r, region in enumerate(state.regions) if unclubbed(region, seat)] + [DONE]
+
+    def _no_step(self, state: MammothHuntersState) -> list[int]:
+        effect = state.effect
+        raise AssertionError(f"no actions for step {effect.step} of card {effect.card}")
 
     def who_actions(self, state: MammothHuntersState, region: int, step: Step) -> list[int]:
         """Whose hunter in ``region`` the decider picks (an own clubbed one is its own action)."""
@@ -431,142 +483,204 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
 
     def movable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
         """Owners of hunters the decider may move here (clubbed ones only if they are its own)."""
-        seat = state.effect.decider
-        owners = [
-            o
-            for o in range(self.num_players)
-            if self._fresh(state, region, o, False) or (o == seat and self._fresh(state, region, o, True))
+        return CARD_RULES[state.effect.card].movers(self, state, self.pickable_owners(state, region, self.seats))
+
+    def movable_regions(self, state: MammothHuntersState) -> list[int]:
+        """Regions where ``movable_owners`` is not empty (the card's movers rule is the same in every
+        region, so it is applied once)."""
+        return self._pickable_regions(state, CARD_RULES[state.effect.card].movers(self, state, list(self.seats)))
+
+    def _removable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
+        return self.pickable_owners(state, region, self._not_yet_removed(state))
+
+    def _not_yet_removed(self, state: MammothHuntersState) -> list[int]:
+        """Owners a removal may still take from: the two may not come from one player."""
+        taken = state.effect.owners
+        return [owner for owner in self.seats if owner not in taken]
+
+    def _pickable_regions(self, state: MammothHuntersState, owners: list[int]) -> list[int]:
+        """Regions where ``pickable_owners`` is not empty (those without hunters settled at once)."""
+        return [
+            r for r, here in enumerate(state.regions) if any(here.hunters) and self.pickable_owners(state, r, owners)
         ]
-        return CARD_RULES[state.effect.card].movers(self, state, owners)
+
+    def pickable_owners(self, state: MammothHuntersState, region: int, owners: Iterable[int]) -> list[int]:
+        """Those of ``owners`` with a hunter here that the decider may pick up, to move or remove:
+        any of its own, the others' without a club only, none this action has moved already."""
+        effect = state.effect
+        seat = effect.decider
+        if effect.arrived and region in map(_arrival_region, effect.arrived):
+            return [
+                o
+                for o in owners
+                if self._fresh(state, region, o, False) or (o == seat and self._fresh(state, region, o, True))
+            ]
+        # Nothing here has moved yet, so the hunters here are all fresh.  A plain loop: scans ask
+        # this of every region.
+        here = state.regions[region]
+        hunters, clubbed = here.hunters, here.clubbed
+        pickable = []
+        for owner in owners:
+            if hunters[owner] - clubbed[owner] or (owner == seat and clubbed[owner]):
+                pickable.append(owner)
+        return pickable
 
     def _fresh(self, state: MammothHuntersState, region: int, owner: int, clubbed: bool) -> int:
         """Hunters of the owner here, with or without a club, that this action has not moved yet
         (a card that moves several hunters moves each at most once)."""
         here = state.regions[region]
-        count = here.clubbed[owner] if clubbed else unclubbed(here, owner)
-        return count - state.effect.arrived.count(_arrival(region, owner, clubbed))
-
-    def _removable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
-        effect = state.effect
-        seat = effect.decider
-        here = state.regions[region]
-        owners = [o for o in range(self.num_players) if unclubbed(here, o) or (o == seat and here.clubbed[o])]
-        return [o for o in owners if o not in effect.owners]  # the two may not come from one player
+        count = here.clubbed[owner] if clubbed else here.hunters[owner] - here.clubbed[owner]
+        arrived = state.effect.arrived
+        return count - arrived.count(_arrival(region, owner, clubbed)) if arrived else count
 
     # ---------------------------------------------------------------- the step machine: moves
     def _effect_apply(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
         if action == DONE:
             self.done(state, rng)
         else:
-            self._effect_step(state, action, rng)
+            self._STEP_MOVES[state.effect.step](self, state, action, rng)
         self._skip_empty_choices(state, rng)
 
-    def _effect_step(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+    def _choose_option(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.option = action - OPTION
+        CARD_RULES[effect.card].choose(self, state, effect.option, rng)
+
+    def _choose_player(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.decider = (effect.player + action - PLAYER + 1) % self.num_players
+        by_opponent = CARD_RULES[effect.card].by_opponent
+        assert by_opponent is not None
+        by_opponent(self, state, rng)
+
+    def _choose_target(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        mammoth_and_hunters_target(self, state, action - REGION)
+
+    def _choose_place(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        seat = effect.decider
+        region, club = region_of(action)
+        if state.players[seat].supply:
+            self._put_hunter(state, seat, region, club)
+            self._placed(state)
+        else:  # "place" falls back to "move" when the supply is empty
+            effect.target, effect.clubbed = region, club
+            effect.step = Step.PLACE_FROM
+
+    def _choose_place_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.region = action - REGION
+        effect.step = Step.PLACE_WHO
+
+    def _choose_place_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        seat = effect.decider
+        carries_club = action == OWN_CLUBBED
+        attach = effect.clubbed and not carries_club
+        self._move_hunter(state, seat, effect.region, effect.target, carries_club, attach=attach)
+        effect.arrived.append(_arrival(effect.target, seat, carries_club or effect.clubbed))
+        effect.clubbed = False
+        self._placed(state)
+
+    def _choose_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.region = action - REGION
+        effect.step = Step.TO if CARD_RULES[effect.card].hunters_follow else Step.WHO
+
+    def _choose_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
         effect = state.effect
         rules = CARD_RULES[effect.card]
-        step = effect.step
-        seat = effect.decider
-        if step == Step.OPTION:
-            effect.option = action - OPTION
-            rules.choose(self, state, effect.option, rng)
-        elif step == Step.PLAYER:
-            effect.decider = (effect.player + action - PLAYER + 1) % self.num_players
-            assert rules.by_opponent is not None
-            rules.by_opponent(self, state, rng)
-        elif step == Step.TARGET:
-            mammoth_and_hunters_target(self, state, action - REGION)
-        elif step == Step.PLACE:
-            region, club = region_of(action)
-            if state.players[seat].supply:
-                self._put_hunter(state, seat, region, club)
-                self._placed(state)
-            else:  # "place" falls back to "move" when the supply is empty
-                effect.target, effect.clubbed = region, club
-                effect.step = Step.PLACE_FROM
-        elif step == Step.PLACE_FROM:
-            effect.region = action - REGION
-            effect.step = Step.PLACE_WHO
-        elif step == Step.PLACE_WHO:
-            carries_club = action == OWN_CLUBBED
-            self._move_hunter(state, seat, effect.region, effect.target, carries_club, attach=effect.clubbed and not carries_club)
-            effect.arrived.append(_arrival(effect.target, seat, carries_club or effect.clubbed))
-            effect.clubbed = False
-            self._placed(state)
-        elif step == Step.FROM:
-            effect.region = action - REGION
-            effect.step = Step.TO if rules.hunters_follow else Step.WHO
-        elif step == Step.WHO:
-            if rules.hunters_follow:
-                self._follow(state, action, rng)
-                return
-            effect.owner, effect.clubbed = self._owner_of(action, seat)
-            effect.step = Step.SWAP_FROM if rules.swaps else Step.TO
-        elif step == Step.TO:
-            region, club = region_of(action)
-            if rules.hunters_follow:
-                hunters_follow_to(self, state, region, rng)
-                return
-            self._move_hunter(state, effect.owner, effect.region, region, effect.clubbed, attach=club)
-            effect.owners.append(effect.owner)
-            effect.arrived.append(_arrival(region, effect.owner, effect.clubbed or club))
-            effect.count += 1
-            effect.region = -1
-            effect.step = Step.FROM
-            if not rules.sources(self, state):
-                self.done(state, rng)
-        elif step == Step.SWAP_FROM:
-            effect.target = action - REGION
-            effect.step = Step.SWAP_WHO
-        elif step == Step.SWAP_WHO:
-            other, other_clubbed = self._owner_of(action, seat)
-            self._move_hunter(state, effect.owner, effect.region, effect.target, effect.clubbed)
-            self._move_hunter(state, other, effect.target, effect.region, other_clubbed)
-            self.done(state, rng)
-        elif step == Step.REMOVE_FROM:
-            effect.region = action - REGION
-            effect.step = Step.REMOVE_WHO
-        elif step == Step.REMOVE_WHO:
-            owner, clubbed = self._owner_of(action, seat)
-            self._take_hunter(state, owner, effect.region, clubbed)
-            state.players[owner].supply += 1
-            effect.owners.append(owner)
-            effect.count += 1
-            effect.step = Step.REMOVE_FROM
-            if not self._effect_actions(state) or effect.count >= effect.limit:
-                self.done(state, rng)
-        elif step == Step.MAMMOTH_FROM:
-            effect.region = action - REGION
-            rules.mammoth_taken(self, state, rng)
-        elif step == Step.MAMMOTH_TO:
-            target = action - REGION
-            if effect.region < 0:
-                state.mammoth_supply -= 1
-            else:
-                state.regions[effect.region].mammoths -= 1
-            state.regions[target].mammoths += 1
-            effect.target = target
-            rules.mammoth_placed(self, state, rng)
-        elif step == Step.FIRE_FROM:
-            effect.region = action - REGION
-            effect.step = Step.FIRE_TO
-        elif step == Step.FIRE_TO:
-            tiles = state.regions[effect.region].fire
-            moved = tiles.pop(int(rng.integers(len(tiles))))  # blind: the mover cannot look
-            state.regions[action - REGION].fire.append(moved)
-            self.done(state, rng)
-        elif step == Step.ATTACH:
-            state.regions[action - REGION].clubbed[seat] += 1
-            state.players[seat].clubs -= 1
-            self.done(state, rng)
+        if rules.hunters_follow:
+            self._follow(state, action, rng)
+            return
+        effect.owner, effect.clubbed = self._owner_of(action, effect.decider)
+        effect.step = Step.SWAP_FROM if rules.swaps else Step.TO
+
+    def _choose_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        """The hunter goes; then the next one is chosen (an action with no source left ends by
+        itself, its only choice being ``done``)."""
+        effect = state.effect
+        region, club = region_of(action)
+        if CARD_RULES[effect.card].hunters_follow:
+            hunters_follow_to(state, region)
+            return
+        self._move_hunter(state, effect.owner, effect.region, region, effect.clubbed, attach=club)
+        effect.owners.append(effect.owner)
+        effect.arrived.append(_arrival(region, effect.owner, effect.clubbed or club))
+        effect.count += 1
+        effect.region = -1
+        effect.step = Step.FROM
+
+    def _choose_swap_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.target = action - REGION
+        effect.step = Step.SWAP_WHO
+
+    def _choose_swap_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        other, other_clubbed = self._owner_of(action, effect.decider)
+        self._move_hunter(state, effect.owner, effect.region, effect.target, effect.clubbed)
+        self._move_hunter(state, other, effect.target, effect.region, other_clubbed)
+        self.done(state, rng)
+
+    def _choose_remove_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.region = action - REGION
+        effect.step = Step.REMOVE_WHO
+
+    def _choose_remove_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        """The hunter goes back to its owner; then the next one is chosen (with the limit reached
+        or nothing left to remove, ``done`` is the only choice and the action ends by itself)."""
+        effect = state.effect
+        owner, clubbed = self._owner_of(action, effect.decider)
+        self._take_hunter(state, owner, effect.region, clubbed)
+        state.players[owner].supply += 1
+        effect.owners.append(owner)
+        effect.count += 1
+        effect.step = Step.REMOVE_FROM
+
+    def _choose_mammoth_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.region = action - REGION
+        CARD_RULES[effect.card].mammoth_taken(self, state, rng)
+
+    def _choose_mammoth_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        target = action - REGION
+        if effect.region < 0:
+            state.mammoth_supply -= 1
+        else:
+            state.regions[effect.region].mammoths -= 1
+        state.regions[target].mammoths += 1
+        effect.target = target
+        CARD_RULES[effect.card].mammoth_placed(self, state, rng)
+
+    def _choose_fire_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        effect = state.effect
+        effect.region = action - REGION
+        effect.step = Step.FIRE_TO
+
+    def _choose_fire_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        tiles = state.regions[state.effect.region].fire
+        moved = tiles.pop(int(rng.integers(len(tiles))))  # blind: the mover cannot look
+        state.regions[action - REGION].fire.append(moved)
+        self.done(state, rng)
+
+    def _choose_attach(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
+        seat = state.effect.decider
+        state.regions[action - REGION].clubbed[seat] += 1
+        state.players[seat].clubs -= 1
+        self.done(state, rng)
 
     def _follow(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        """One more own hunter follows to the target (taking a held club along, or carrying its own)."""
+        """One more own hunter follows to the target (taking a held club along, or carrying its own);
+        after the third, or with none left to follow, the action ends."""
         effect = state.effect
         attach = action == REGION_WITH_CLUB + effect.target
         clubbed = action == OWN_CLUBBED
         self._move_hunter(state, effect.decider, effect.region, effect.target, clubbed, attach=attach)
         effect.count += 1
-        if effect.count >= 3 or not self.who_actions(state, effect.region, Step.WHO):
+        if effect.count >= 3:
             self.done(state, rng)
 
     def _placed(self, state: MammothHuntersState) -> None:
@@ -578,6 +692,50 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     def done(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
         """The decider stops (or has no choice left): the card says what follows."""
         CARD_RULES[state.effect.card].done(self, state, rng)
+
+    # The step machine's tables: each step's choices, and what a choice does.  Looked up rather
+    # than tested step after step, as every choice of a card's action passes here.
+    _STEP_CHOICES: ClassVar[dict[Step, Choices]] = {
+        Step.NONE: _no_step,
+        Step.OPTION: _option_choices,
+        Step.PLAYER: _player_choices,
+        Step.PLACE: _place_choices,
+        Step.PLACE_FROM: _place_from_choices,
+        Step.PLACE_WHO: _hunter_choices,
+        Step.FROM: _from_choices,
+        Step.WHO: _hunter_choices,
+        Step.TO: _to_choices,
+        Step.SWAP_FROM: _swap_from_choices,
+        Step.SWAP_WHO: _hunter_choices,
+        Step.REMOVE_FROM: _remove_from_choices,
+        Step.REMOVE_WHO: _hunter_choices,
+        Step.MAMMOTH_FROM: _mammoth_from_choices,
+        Step.MAMMOTH_TO: _mammoth_to_choices,
+        Step.FIRE_FROM: _fire_from_choices,
+        Step.FIRE_TO: _fire_to_choices,
+        Step.ATTACH: _attach_choices,
+        Step.TARGET: _target_choices,
+    }
+    _STEP_MOVES: ClassVar[dict[Step, Move]] = {
+        Step.OPTION: _choose_option,
+        Step.PLAYER: _choose_player,
+        Step.PLACE: _choose_place,
+        Step.PLACE_FROM: _choose_place_from,
+        Step.PLACE_WHO: _choose_place_who,
+        Step.FROM: _choose_from,
+        Step.WHO: _choose_who,
+        Step.TO: _choose_to,
+        Step.SWAP_FROM: _choose_swap_from,
+        Step.SWAP_WHO: _choose_swap_who,
+        Step.REMOVE_FROM: _choose_remove_from,
+        Step.REMOVE_WHO: _choose_remove_who,
+        Step.MAMMOTH_FROM: _choose_mammoth_from,
+        Step.MAMMOTH_TO: _choose_mammoth_to,
+        Step.FIRE_FROM: _choose_fire_from,
+        Step.FIRE_TO: _choose_fire_to,
+        Step.ATTACH: _choose_attach,
+        Step.TARGET: _choose_target,
+    }
 
     # ---------------------------------------------------------------- pieces
     def _owner_of(self, action: int, seat: int) -> tuple[int, bool]:
@@ -689,10 +847,42 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         variant.fire_aside = tiles
         return variant
 
+    # What each pending decision allows and what an action does to it, looked up by the decision.
+    _LEGAL_ACTIONS: ClassVar[dict[Decision, Choices]] = {
+        Decision.PREPARATION: _preparation_actions,
+        Decision.PLAY_CARD: _play_actions,
+        Decision.EFFECT: _sorted_effect_actions,
+        Decision.DISCARD: _discard_actions,
+        Decision.DRAW: _draw_actions,
+        Decision.GLACIER: _glacier_actions,
+        Decision.GAME_OVER: _no_actions,
+    }
+    _APPLY: ClassVar[dict[Decision, Move]] = {
+        Decision.PREPARATION: _prepare,
+        Decision.PLAY_CARD: _play,
+        Decision.EFFECT: _effect_apply,
+        Decision.DISCARD: _discard,
+        Decision.DRAW: _draw,
+        Decision.GLACIER: _glacier,
+        Decision.GAME_OVER: _game_over,
+    }
+
 
 # ================================================================ pure helpers
+CARD_KINDS = range(NUM_CARDS)
+
+
+def held_kinds(hand: list[int]) -> Iterator[int]:
+    """The card kinds in a hand (counts by kind), in kind order."""
+    return compress(CARD_KINDS, hand)
+
+
 def _arrival(region: int, owner: int, clubbed: bool) -> int:
     return (region * MAX_PLAYERS + owner) * 2 + int(clubbed)
+
+
+def _arrival_region(code: int) -> int:
+    return code // (MAX_PLAYERS * 2)
 
 
 def _deal_fire(state: MammothHuntersState, rng: np.random.Generator) -> None:
@@ -707,6 +897,8 @@ def resolve_conflicts(state: MammothHuntersState) -> None:
     state.last_conflicts = [0] * REGIONS
     for index, region in enumerate(state.regions):
         limit = region_limit(region)
+        if sum(region.hunters) <= limit:
+            continue  # no conflict here
         initial = {seat: count for seat, count in enumerate(region.hunters) if count}
         groups = sorted({count for count in initial.values()})
         removed = 0

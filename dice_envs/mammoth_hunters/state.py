@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from dice_envs.core.engine import GameParams, require_choice
 from dice_envs.core.state import GameState
-from dice_envs.mammoth_hunters.data import BASE_LIMIT, NEIGHBOURS, REGIONS
+from dice_envs.mammoth_hunters.data import BASE_LIMIT, NEIGHBOURS
 
 MAX_PLAYERS = 5
 
@@ -165,12 +165,26 @@ def unclubbed(region: Region, owner: int) -> int:
 
 def open_regions(state: MammothHuntersState) -> list[int]:
     """Regions not covered by a glacier: the only ones hunters and mammoths may enter."""
-    return [r for r in range(REGIONS) if not state.regions[r].glacier]
+    return [r for r, region in enumerate(state.regions) if not region.glacier]
 
 
 def neighbours(state: MammothHuntersState, region: int) -> list[int]:
     """Neighbours on the board, cut where a glacier lies between."""
-    return [r for r in NEIGHBOURS[region] if not state.regions[r].glacier and not state.regions[region].glacier]
+    regions = state.regions
+    if regions[region].glacier:
+        return []
+    return [r for r in NEIGHBOURS[region] if not regions[r].glacier]
+
+
+def glaciers(state: MammothHuntersState) -> set[int]:
+    """Regions covered by a glacier."""
+    return {r for r, region in enumerate(state.regions) if region.glacier}
+
+
+def has_open_neighbour(region: int, covered: set[int]) -> bool:
+    """Whether ``neighbours`` of the region is not empty, given the regions ``covered`` by glaciers
+    (``glaciers``, found once for a scan of the board)."""
+    return region not in covered and not NEIGHBOURS[region] <= covered
 
 
 def hunters_on_board(state: MammothHuntersState, seat: int) -> int:
