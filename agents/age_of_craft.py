@@ -91,6 +91,7 @@ class CraftAgent(Agent):
     """Shared judgement; subclasses choose whether to trade and attack."""
 
     trades = False
+    remembers = True  # the plan of the current turn
 
     def reset(self) -> None:
         self.plan: list[int] = []

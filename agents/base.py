@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import copy
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -21,6 +22,10 @@ class Agent(abc.ABC):
 
     name: ClassVar[str]
     description: ClassVar[str]
+    remembers: ClassVar[bool] = False
+    """Keeps something between the decisions of one game (``reset`` clears it).  Runners that
+    play several games at once give such an agent one copy per game (``for_another_game``); any
+    other agent answers for all of them at once through ``act_batch``."""
 
     def __init__(self, env: DiceGameEnv, seed: int | None = None) -> None:
         self.env = env.unwrapped
@@ -29,6 +34,11 @@ class Agent(abc.ABC):
 
     def reset(self) -> None:
         """Forget anything remembered from the previous game."""
+
+    def for_another_game(self) -> "Agent":
+        """The agent to play a game alongside this one's: itself, or a copy if it ``remembers``
+        (the copy shares everything but what ``reset`` sets, e.g. a solver's tables)."""
+        return copy.copy(self) if self.remembers else self
 
     @abc.abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:

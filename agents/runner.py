@@ -6,14 +6,18 @@ From the command line: ``dice-envs match dino_hunt_v0 cup_counter random --games
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
+from gymnasium.utils import seeding
 
 import dice_envs
 from agents import make_agent
 from agents.base import Agent
-from dice_envs.core.engine import ParameterError
+from dice_envs.core.engine import Game, ParameterError
+from dice_envs.core.state import GameState
 
 
 @dataclass
@@ -54,54 +58,151 @@ class GameOutcome:
     finished: bool
 
 
+DEFAULT_BATCH_SIZE = 256
+"""Games played at once by ``play_games``: enough that a trained policy's network call costs
+little per game, few enough that the first results come quickly."""
+
+
 def play_match(
     env_name: str,
     agent_names: Sequence[str],
     num_games: int,
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> list[Standing]:
     """Play ``num_games`` games, one agent per seat; in game ``g`` agent ``i`` sits at seat ``(i + g) % n``.
 
-    Game ``g`` uses environment seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``,
-    so a match is reproducible.
+    Game ``g`` is dealt from seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``,
+    so a match is reproducible (see ``play_games``).
     """
     env = dice_envs.make(env_name, num_players=len(agent_names), **(env_kwargs or {}))
     agents = [make_agent(env_name, name, env, seed=seed * 1000 + i) for i, name in enumerate(agent_names)]
-    return standings_from(play_games(env, agents, num_games, seed), numbered_labels(agent_names))
+    return standings_from(play_games(env, agents, num_games, seed, batch_size), numbered_labels(agent_names))
 
 
-def play_games(env: dice_envs.DiceGameEnv, agents: Sequence[Agent], num_games: int, seed: int = 0) -> list[GameOutcome]:
-    """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as ``play_match``."""
+@dataclass(frozen=True)
+class Decision:
+    """One decision made in ``play_games``, as its ``on_decision`` hook sees it."""
+
+    game: int
+    """The game's number (dealt from seed ``seed + game``)."""
+    position: int
+    """The lineup position of the agent that decided."""
+    observation: np.ndarray
+    action_mask: np.ndarray
+    action: int
+
+
+DecisionHook = Callable[[Decision], None]
+
+
+@dataclass
+class _Table:
+    """One game in progress in ``play_games``."""
+
+    number: int
+    state: GameState
+    rng: np.random.Generator
+    seat_to_agent: list[int]
+    """The lineup position playing each seat."""
+    players: list[Agent]
+    """The agent of each lineup position at this table (its own copy if the agent remembers)."""
+    steps: int = 0
+
+
+def play_games(
+    env: dice_envs.DiceGameEnv,
+    agents: Sequence[Agent],
+    num_games: int,
+    seed: int = 0,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    on_decision: DecisionHook | None = None,
+) -> list[GameOutcome]:
+    """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as
+    ``play_match``; the outcomes are in game order.
+
+    Up to ``batch_size`` games are played at once, in lockstep on the engine: at every step each
+    agent is asked about every game waiting for it in one ``act_batch`` call, so a trained policy
+    makes one network pass per step of the batch instead of one per decision.  Each game is dealt
+    and rolled exactly as ``env.reset(seed=seed + g)`` and its steps would deal and roll it, and it
+    ends unfinished at ``env``'s step cap, as in the environment.  Agents that draw random numbers
+    draw them in batch order, so results are reproducible from ``seed`` and ``batch_size``; other
+    batch sizes give results identical in distribution.  An agent that ``remembers`` gets a copy per
+    table.  An illegal choice raises ``ValueError`` naming the agent and the game.  ``on_decision``
+    sees every decision as it is made (e.g. to value an agent's choices exactly).
+    """
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ParameterError(f"batch_size must be a whole number of at least 1, got {batch_size!r}")
     num_players = len(agents)
     if num_players != env.game.num_players:
         raise ParameterError(f"{len(agents)} agents for {env.game.num_players} seats")
-    outcomes = []
-    for game in range(num_games):
-        seat_to_agent = {(i + game) % num_players: i for i in range(num_players)}
-        env.reset(seed=seed + game)
-        for agent in agents:
-            agent.reset()
-        for name in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            seat = env.possible_agents.index(name)
-            env.step(agents[seat_to_agent[seat]].act(obs["observation"], obs["action_mask"]))
-        outcomes.append(_outcome(env, seat_to_agent))
-    return outcomes
+    game, encoder = env.game, env.encoder
+    max_steps = env.unwrapped.max_steps
+    outcomes: list[GameOutcome | None] = [None] * num_games
+    games = iter(range(num_games))
+
+    def deal(players: list[Agent]) -> _Table | None:
+        """The next game, played by ``players``; ``None`` once every game has been dealt."""
+        for number in games:
+            rng, _ = seeding.np_random(seed + number)  # as env.reset(seed=seed + number)
+            table = _Table(number, game.initial_state(rng), rng, [(seat - number) % num_players for seat in range(num_players)], players)
+            for player in players:
+                player.reset()
+            if not game.is_terminal(table.state):
+                return table
+            outcomes[number] = _outcome(game, table, finished=True)
+        return None
+
+    playing = [deal([agent.for_another_game() for agent in agents]) for _ in range(min(batch_size, num_games))]
+    tables = [table for table in playing if table is not None]
+    while tables:
+        waiting: dict[int, list[tuple[_Table, int]]] = {}
+        for table in tables:
+            seat = game.current_player(table.state)
+            waiting.setdefault(table.seat_to_agent[seat], []).append((table, seat))
+        for position, decisions in waiting.items():
+            legal = [game.legal_actions(table.state) for table, _ in decisions]
+            observations = np.stack([encoder.encode(table.state, seat) for table, seat in decisions])
+            masks = np.zeros((len(decisions), game.num_actions), dtype=np.int8)
+            for row, actions in enumerate(legal):
+                masks[row, actions] = 1
+            if agents[position].remembers:
+                chosen = [table.players[position].act(obs, mask) for (table, _), obs, mask in zip(decisions, observations, masks)]
+            else:
+                chosen = agents[position].act_batch(observations, masks).tolist()
+            for (table, _), action, actions, obs, mask in zip(decisions, chosen, legal, observations, masks):
+                if action not in actions:
+                    raise ValueError(
+                        f"{agents[position].name} chose illegal action {game.action_label(action)} in game {table.number}; "
+                        f"legal actions: {', '.join(game.action_label(a) for a in actions)}"
+                    )
+                if on_decision is not None:
+                    on_decision(Decision(table.number, position, obs, mask, action))
+                game.apply(table.state, action, table.rng)
+                table.steps += 1
+        still_playing = []
+        for table in tables:
+            finished = game.is_terminal(table.state)
+            if finished or table.steps >= max_steps:
+                outcomes[table.number] = _outcome(game, table, finished)
+                next_table = deal(table.players)
+                if next_table is None:
+                    continue
+                table = next_table
+            still_playing.append(table)
+        tables = still_playing
+    return [outcome for outcome in outcomes if outcome is not None]
 
 
-def _outcome(env: dice_envs.DiceGameEnv, seat_to_agent: dict[int, int]) -> GameOutcome:
-    game, state = env.game, env.game_state
-    finished = game.is_terminal(state)
-    winners = frozenset(seat_to_agent[seat] for seat in game.winners(state)) if finished else frozenset()
-    scores = [0.0] * len(seat_to_agent)
-    for seat, score in enumerate(game.scores(state)):
-        scores[seat_to_agent[seat]] = float(score)
+def _outcome(game: Game[Any, Any], table: _Table, finished: bool) -> GameOutcome:
+    """The game at ``table`` by lineup position; an unfinished game has no winner."""
+    winners = frozenset(table.seat_to_agent[seat] for seat in game.winners(table.state)) if finished else frozenset()
+    scores = [0.0] * len(table.seat_to_agent)
+    for seat, score in enumerate(game.scores(table.state)):
+        scores[table.seat_to_agent[seat]] = float(score)
     return GameOutcome(winners, tuple(scores), finished)
 
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gymnasium.utils import seeding
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -51,7 +52,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes, make_agent
 from agents.base import Agent
-from agents.runner import play_games, standings_from
+from agents.runner import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -107,41 +108,56 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
 
 
 def turn_points_sample(
-    env_name: str, agent: str | AgentFactory, turns: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None
+    env_name: str,
+    agent: str | AgentFactory,
+    turns: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> list[float]:
-    """Points of ``turns`` single turns played by the agent through the real environment.
+    """Points of ``turns`` single turns played by the agent on the environment's engine.
 
     Turn ``i`` is the first turn of a game reset with seed ``seed + i``: the agent is ``player_0``
-    of a 2-player game at scores 0 (the situation the exact values assume).
+    of a 2-player game at scores 0 (the situation the exact values assume).  An illegal action
+    raises ``ValueError``.  Up to ``batch_size`` turns are played at once.
     """
     if turns < 1:
         raise ParameterError(f"turns must be at least 1, got {turns}")
-    env = dice_envs.make(env_name, raw=True, **{"num_players": 2, **(env_kwargs or {})})  # raw: an illegal action raises
+    env = dice_envs.make(env_name, raw=True, **{"num_players": 2, **(env_kwargs or {})})
     player = _factory(env_name, agent, seed)(env)
     game = env.unwrapped.game
     points = []
-    for i in range(turns):
-        env.reset(seed=seed + i)
+    batch_size = 1 if player.remembers else batch_size  # one game at a time for an agent with memory
+    for first in range(0, turns, batch_size):
+        # A batch of turns in lockstep, the agent asked about all of them at once (``act_at``):
+        # each is dealt and rolled as env.reset(seed=seed + i) and its steps would.
+        rngs = [seeding.np_random(seed + i)[0] for i in range(first, min(first + batch_size, turns))]
+        states = [game.initial_state(rng) for rng in rngs]
         player.reset()
-        state = env.unwrapped.game_state
-        mover = game.current_player(state)
-        while game.current_player(env.unwrapped.game_state) == mover:
-            obs = env.observe(env.agent_selection)
-            env.step(player.act(obs["observation"], obs["action_mask"]))
-            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
-                break
-        points.append(float(game.scores(env.unwrapped.game_state)[mover]))
+        mover = game.current_player(states[0])
+        playing = list(range(len(states)))
+        while playing:
+            for i, action in zip(playing, player.act_at([states[i] for i in playing], mover)):
+                game.apply(states[i], action, rngs[i])
+            playing = [i for i in playing if game.current_player(states[i]) == mover]
+        points += [float(game.scores(state)[mover]) for state in states]
     return points
 
 
 def points_per_turn(
-    env_name: str, agent: str | AgentFactory, turns: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None, z: float = Z95
+    env_name: str,
+    agent: str | AgentFactory,
+    turns: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    z: float = Z95,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> tuple[float, float, float]:
     """Simulated mean points per turn with its confidence interval: ``(mean, low, high)``.
 
     Divide by ``optimal_points_per_turn(env_name)`` for the fraction of the optimum.
     """
-    return mean_interval(turn_points_sample(env_name, agent, turns, seed, env_kwargs), z)
+    return mean_interval(turn_points_sample(env_name, agent, turns, seed, env_kwargs, batch_size), z)
 
 
 @dataclass(frozen=True)
@@ -155,7 +171,11 @@ class WinRate:
 
 
 def win_rate_vs_optimal(
-    agent: str | AgentFactory, games: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None
+    agent: str | AgentFactory,
+    games: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> WinRate:
     """The agent's win rate in 2-player Dino Hunt against ``optimal_win``, seats rotated.
 
@@ -163,7 +183,7 @@ def win_rate_vs_optimal(
     """
     env = dice_envs.make("dino_hunt_v0", **{**(env_kwargs or {}), "num_players": 2})
     players = [_factory("dino_hunt_v0", agent, seed * 1000)(env), dino_hunt_win.OptimalWin(env, seed=seed * 1000 + 1)]
-    standing, _ = standings_from(play_games(env, players, games, seed), ["agent", "optimal_win"])
+    standing, _ = standings_from(play_games(env, players, games, seed, batch_size), ["agent", "optimal_win"])
     low, high = standing.win_rate_interval()
     return WinRate(standing.games, standing.wins, standing.shared_wins, standing.win_rate, low, high)
 
@@ -187,39 +207,12 @@ class WinRegret:
         return self.implied_value + (self.regret - self.low)
 
 
-class _RegretRecorder(Agent):
-    """Plays ``agent`` and, at each of its roll/stop choices, adds what the choice gives away
-    against the best one, both valued exactly by ``optimal_win``'s solution (optimal play after)."""
-
-    name = "regret_recorder"
-    description = "measures another agent"
-
-    def __init__(self, env: DiceGameEnv, agent: Agent, judge: dino_hunt_win.OptimalWin) -> None:
-        super().__init__(env)
-        self.agent, self.judge = agent, judge
-        self.per_game: list[float] = []
-        self._values: dict[tuple[float, ...], Any] = {}
-
-    def reset(self) -> None:
-        self.agent.reset()
-        self.per_game.append(0.0)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        action = self.agent.act(observation, action_mask)
-        utility = self.judge.utility(observation)
-        if action_mask[STOP] and utility is not None:
-            key = tuple(np.round(utility, 15).tolist())
-            if key not in self._values:
-                self._values[key] = dino_hunt.turn_model().solve(utility)
-            values = self._values[key]
-            state = dino_hunt.turn_model().index[dino_hunt.observed_turn_state(self.judge, observation)]
-            roll, stop = values.roll[state, 0], values.stop[state, 0]
-            self.per_game[-1] += max(roll, stop) - (roll if action == ROLL else stop)
-        return action
-
-
 def win_regret_vs_optimal(
-    agent: str | AgentFactory, games: int, seed: int = 0, env_kwargs: dict[str, Any] | None = None
+    agent: str | AgentFactory,
+    games: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> WinRegret:
     """The agent's exact regret in 2-player Dino Hunt against ``optimal_win``, seats rotated.
 
@@ -232,9 +225,27 @@ def win_regret_vs_optimal(
     """
     env = dice_envs.make("dino_hunt_v0", **{**(env_kwargs or {}), "num_players": 2})
     judge = dino_hunt_win.OptimalWin(env, seed=seed * 1000 + 2)
-    recorder = _RegretRecorder(env, _factory("dino_hunt_v0", agent, seed * 1000)(env), judge)
-    play_games(env, [recorder, dino_hunt_win.OptimalWin(env, seed=seed * 1000 + 1)], games, seed)
-    mean, low, high = mean_interval(recorder.per_game)
+    per_game = [0.0] * games
+    values: dict[tuple[float, ...], Any] = {}
+
+    def record(decision: Decision) -> None:
+        """What the agent's roll/stop choice gives away against the best one, both valued exactly
+        by ``optimal_win``'s solution (optimal play after)."""
+        if decision.position != 0 or not decision.action_mask[STOP]:
+            return
+        utility = judge.utility(decision.observation)
+        if utility is None:
+            return
+        key = tuple(np.round(utility, 15).tolist())
+        if key not in values:
+            values[key] = dino_hunt.turn_model().solve(utility)
+        state = dino_hunt.turn_model().index[dino_hunt.observed_turn_state(judge, decision.observation)]
+        roll, stop = values[key].roll[state, 0], values[key].stop[state, 0]
+        per_game[decision.game] += max(roll, stop) - (roll if decision.action == ROLL else stop)
+
+    players = [_factory("dino_hunt_v0", agent, seed * 1000)(env), dino_hunt_win.OptimalWin(env, seed=seed * 1000 + 1)]
+    play_games(env, players, games, seed, batch_size, on_decision=record)
+    mean, low, high = mean_interval(per_game)
     assert judge.solution is not None
     first = judge.solution.first_player_value
     seat_values = [first if game % 2 == 0 else 1.0 - first for game in range(games)]  # play_games rotates seats
@@ -268,6 +279,7 @@ def report(
     exact_heuristics: bool = True,
     regret_games: int = 0,
     exact: bool = False,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> None:
     for env_name in GAMES:
         optimum, seconds = _timed(optimal_points_per_turn, env_name)
@@ -289,7 +301,7 @@ def report(
                     f"   ({seconds:.1f} s, on the observations it meets in play)"
                 )
             if turns:
-                mean, low, high = points_per_turn(env_name, name, turns, seed)
+                mean, low, high = points_per_turn(env_name, name, turns, seed, batch_size=batch_size)
                 print(
                     f"  {name:<16} simulated {mean:7.3f} [{low:.3f}, {high:.3f}] points per turn over {turns} turns"
                     f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
@@ -303,13 +315,13 @@ def report(
             )
             for name in _agents_for(env_name, specs) or [cls.name for cls in SCRIPTED_AGENTS[env_name]]:
                 if win_games:
-                    result = win_rate_vs_optimal(name, win_games, seed)
+                    result = win_rate_vs_optimal(name, win_games, seed, batch_size=batch_size)
                     print(
                         f"  {name:<16} vs optimal_win, seats rotated: win rate {result.rate:.3f} "
                         f"[{result.low:.3f}, {result.high:.3f}] over {result.games} games ({result.shared_wins} shared; seeds {seed}..{seed + win_games - 1})"
                     )
                 if regret_games:
-                    regret = win_regret_vs_optimal(name, regret_games, seed)
+                    regret = win_regret_vs_optimal(name, regret_games, seed, batch_size=batch_size)
                     print(
                         f"  {name:<16} vs optimal_win, seats rotated: exact regret {regret.regret:.4f} "
                         f"[{regret.low:.4f}, {regret.high:.4f}] per game, so P(win) + P(shared)/2 = "
@@ -331,11 +343,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--regret-games", type=int, default=0, help="2-player Dino Hunt games per agent for the exact regret against optimal_win (default 0: none)"
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help=f"games (or turns) played at once, a model asked about all of them in one pass (default {DEFAULT_BATCH_SIZE})"
+    )
     parser.add_argument("--no-exact-heuristics", action="store_true", help="skip the exact policy evaluation of the heuristics (about 20 s for Dalek Dice)")
     args = parser.parse_args(argv)
     if args.turns < 0:
         parser.error(f"--turns must be 0 or more, got {args.turns}")
-    report(args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact)
+    if args.batch_size < 1:
+        parser.error(f"--batch-size must be at least 1, got {args.batch_size}")
+    report(args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact, args.batch_size)
 
 
 if __name__ == "__main__":

@@ -24,19 +24,37 @@ from pathlib import Path
 
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
-from agents.runner import format_standings, numbered_labels, parse_params, play_games, play_match, standings_from
+from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_games, play_match, standings_from
 from dice_envs.core.engine import ParameterError
 from training.single_agent import gymnasium_id
+from training.specs import model_path, spec_label
 
-def seed_value(text: str) -> int:
-    """A ``--seed``: a whole number from 0 (NumPy's generators take no negative seed)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {seed}")
-    return seed
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``minimum`` (a usage error otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
+        return value
+
+    return parse
+
+
+seed_value = whole_number(0)
+"""A ``--seed``: NumPy's generators take no negative seed."""
+
+
+def add_batch_size(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--batch-size",
+        type=whole_number(1),
+        default=DEFAULT_BATCH_SIZE,
+        help=f"games played at once; a trained model decides for all of them in one network pass (default {DEFAULT_BATCH_SIZE})",
+    )
 
 
 BASELINES = "baselines"
@@ -54,14 +72,14 @@ def list_command(_: argparse.Namespace) -> None:
 
 def match_command(args: argparse.Namespace) -> None:
     params = parse_params(args.param)
-    if not any(spec.startswith("model:") for spec in args.agents):
-        print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params)))
+    if not any(model_path(spec) for spec in args.agents):
+        print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params, args.batch_size)))
         return
-    from training.policy_agent import make_agent_from_spec, spec_label
+    from training.policy_agent import make_agent_from_spec
 
     env = dice_envs.make(args.env, **{"num_players": len(args.agents), **params})
     agents = [make_agent_from_spec(args.env, spec, env, seed=args.seed * 1000 + i) for i, spec in enumerate(args.agents)]
-    outcomes = play_games(env, agents, args.games, args.seed)
+    outcomes = play_games(env, agents, args.games, args.seed, args.batch_size)
     print(format_standings(standings_from(outcomes, numbered_labels([spec_label(spec) for spec in args.agents]))))
 
 
@@ -109,7 +127,7 @@ def evaluate_command(args: argparse.Namespace) -> None:
     def report(pairing: Pairing) -> None:
         print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
 
-    result = run_tournament(args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report)
+    result = run_tournament(args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size)
     print(format_table(result))
     out = Path(args.out) if args.out else Path("runs") / "evaluations" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, markdown_path = save_result(result, out, "tournament")
@@ -117,7 +135,7 @@ def evaluate_command(args: argparse.Namespace) -> None:
 
 
 def play_command(args: argparse.Namespace) -> None:
-    from training.policy_agent import make_agent_from_spec, spec_label
+    from training.policy_agent import make_agent_from_spec
 
     params = parse_params(args.param)
     default = SCRIPTED_AGENTS[args.env][0].name if args.env in SCRIPTED_AGENTS else "random"
@@ -208,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
         evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:PATH, or {BASELINES} (all built-in agents; the default)")
         evaluate.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
         evaluate.add_argument("--seed", type=seed_value, default=0)
+        add_batch_size(evaluate)
         evaluate.add_argument("--filler", default="random", help="agent in the seats beyond two in 3+ player games")
         evaluate.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. num_players=3")
         evaluate.add_argument("--out", help="directory for tournament.json and tournament.md (default: runs/evaluations/<env>-<time>)")
@@ -231,6 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("agents", nargs="+", help="one agent spec per seat (see `dice-envs list`; model:PATH for a trained one)")
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--seed", type=seed_value, default=0)
+    add_batch_size(match)
     match.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
     match.set_defaults(run=match_command)
 

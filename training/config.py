@@ -22,7 +22,8 @@ import yaml
 import dice_envs
 from agents import agent_classes
 from dice_envs.core.engine import ParameterError
-from training.single_agent import MODEL_PREFIX, require_race_game, validate_opponents
+from training.single_agent import require_race_game, validate_opponents
+from training.specs import model_path
 
 ALGORITHMS = ("ppo", "dqn")
 SCALARS: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
@@ -350,7 +351,7 @@ def _validate(config: TrainConfig, source: str) -> None:
     known = list(agent_classes(config.env.name))
     for spec in [*evaluation.opponents, evaluation.filler]:
         require(
-            spec in known or (spec.startswith(MODEL_PREFIX) and Path(spec.removeprefix(MODEL_PREFIX)).is_file()),
+            spec in known or ((path := model_path(spec)) is not None and path.is_file()),
             "evaluation",
             f"names unknown agent {spec!r}; choose from {', '.join(known)} or model:PATH of an existing file",
         )
@@ -362,7 +363,7 @@ def _validate_models(config: TrainConfig, source: str) -> None:
     """Every model the config names must be a readable saved model: a clear error now, not in training."""
     models = {"init_policy": config.init_policy} if config.init_policy else {}
     for key, specs in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
-        models.update({f"{key} {spec!r}": spec.removeprefix(MODEL_PREFIX) for spec in specs if spec.startswith(MODEL_PREFIX)})
+        models.update({f"{key} {spec!r}": path for spec in specs if (path := model_path(spec)) is not None})
     if not models:
         return
     from training.policy_agent import check_model  # imports torch: only for configs that name a model

@@ -27,10 +27,11 @@ from typing import Any
 
 import dice_envs
 from agents import Agent, make_agent
-from agents.runner import GameOutcome, Standing, numbered_labels, play_games, standings_from
+from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, play_games, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from training.policy_agent import make_agent_from_spec, spec_label
+from training.policy_agent import make_agent_from_spec
+from training.specs import spec_label
 
 ELO_ANCHOR = "random"
 ELO_BASE = 1000.0
@@ -77,6 +78,8 @@ class TournamentResult:
     filler: str
     entrants: list[str]
     pairings: list[Pairing]
+    batch_size: int = DEFAULT_BATCH_SIZE
+    """Games played at once (``play_games``): with the seed, what reproduces a result exactly."""
     standings: dict[str, Standing] = field(default_factory=dict)
     elo: dict[str, float] = field(default_factory=dict)
 
@@ -105,8 +108,10 @@ def run_tournament(
     filler: str = "random",
     focus: str | None = None,
     on_pairing: Callable[[Pairing], None] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> TournamentResult:
-    """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it."""
+    """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it.
+    Each pairing plays ``batch_size`` games at once (``agents.runner.play_games``)."""
     labels = numbered_labels([entrant.label for entrant in entrants])
     if len(labels) < 2:
         raise ParameterError("a tournament needs at least two agents")
@@ -114,13 +119,13 @@ def run_tournament(
         raise ParameterError(f"focus {focus!r} is not among the agents {', '.join(labels)}")
     env = dice_envs.make(env_name, **dict(env_kwargs or {}))
     num_players = env.game.num_players
-    result = TournamentResult(env_name, num_players, games, seed, filler, labels, [])
+    result = TournamentResult(env_name, num_players, games, seed, filler, labels, [], batch_size)
     for (i, first), (j, second) in itertools.combinations(enumerate(entrants), 2):
         if focus is not None and focus not in (labels[i], labels[j]):
             continue
         agents = [first.build(env, seed * 1000), second.build(env, seed * 1000 + 1)]
         agents += [make_agent(env_name, filler, env, seed=seed * 1000 + seat) for seat in range(2, num_players)]
-        outcomes = play_games(env, agents, games, seed)
+        outcomes = play_games(env, agents, games, seed, batch_size)
         pairing = _pairing(outcomes, labels[i], labels[j], num_players)
         result.pairings.append(pairing)
         if on_pairing is not None:
@@ -264,6 +269,7 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
         "num_players": result.num_players,
         "games_per_pairing": result.games_per_pairing,
         "seed": result.seed,
+        "batch_size": result.batch_size,
         "filler": result.filler if result.num_players > 2 else None,
         "standings": {label: {**standing(result.standings[label]), "elo": result.elo[label]} for label in result.entrants},
         "pairings": [
