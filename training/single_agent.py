@@ -19,6 +19,11 @@ In the race games (Dino Hunt, Dalek Dice), ``random_start_scores`` is the fracti
 that start from scores drawn uniformly below the target instead of 0 (``draw_start_scores`` in
 ``dice_envs/core/race.py``): whole games reach the decisive end-game positions only once each.
 
+Opponents' decisions are made inside ``step`` and ``reset`` one at a time.  Both are also written
+as ``step_moves`` / ``reset_moves``, generators that pause at each opponent decision for its action:
+``training.lockstep.LockstepVecEnv`` runs all its environments' moves together and asks each
+opponent about all of them in one ``act_batch`` call (one network pass for a model opponent).
+
 ``action_masks()`` lives on the env, so sb3-contrib finds it through ``SubprocVecEnv`` too.  An
 illegal learner action ends the episode with -1 for the learner, like PettingZoo's
 ``TerminateIllegalWrapper``; an opponent's illegal action raises (``raw_env``).  Every game is registered with Gymnasium when ``training`` is
@@ -28,9 +33,8 @@ imported: ``gymnasium.make("dice_envs/DinoHunt-v0", opponents={...})``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, cast
+from collections.abc import Generator, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 import gymnasium
 import numpy as np
@@ -41,12 +45,29 @@ from agents import Agent, agent_classes, make_agent
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD, as_action
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
+from training.specs import model_path
 
 LEARNER_POLICIES = ("self", "snapshot")
 """Pool entries played by the learner's own policies, supplied by the trainer."""
-MODEL_PREFIX = "model:"
 MAX_EMPTY_GAMES = 100
 """Games in a row that may end before the learner has a decision, before ``reset`` gives up."""
+
+T = TypeVar("T")
+OpponentTurn = tuple[Agent, np.ndarray, np.ndarray]
+"""An opponent's pending decision: the agent to decide, its observation and its action mask."""
+Moves = Generator[OpponentTurn, int, T]
+"""A step or reset that pauses at each opponent decision and is sent the action chosen."""
+StepResult = tuple[np.ndarray, float, bool, bool, dict[str, Any]]
+
+
+def drive(moves: Moves[T]) -> T:
+    """Run ``moves`` to the end, each opponent deciding alone (``Agent.act``); return its result."""
+    try:
+        agent, observation, mask = next(moves)
+        while True:
+            agent, observation, mask = moves.send(agent.act(observation, mask))
+    except StopIteration as finished:
+        return cast(T, finished.value)
 
 
 def gymnasium_id(env_name: str) -> str:
@@ -75,8 +96,9 @@ def validate_opponents(env_name: str, opponents: Mapping[str, float]) -> None:
         raise ParameterError("the opponent pool is empty; give at least one opponent with a positive weight")
     known = [*agent_classes(env_name), *LEARNER_POLICIES]
     for name, weight in opponents.items():
-        if name.startswith(MODEL_PREFIX):
-            if not Path(name.removeprefix(MODEL_PREFIX)).is_file():
+        path = model_path(name)
+        if path is not None:
+            if not path.is_file():
                 raise ParameterError(f"opponent {name!r}: no such model file")
         elif name not in known:
             raise ParameterError(
@@ -93,6 +115,56 @@ def require_race_game(env_name: str, purpose: str) -> None:
     state = dice_envs.make(env_name, raw=True).game.initial_state(np.random.default_rng(0))
     if not hasattr(state, "race"):
         raise ParameterError(f"{env_name} is not a race to a target score: {purpose} needs Dino Hunt or Dalek Dice")
+
+
+class Opponents:
+    """The agents that pool entries name, built once: scripted agents one per seat (an agent may
+    remember things within a game), saved models once, and the learner's policies once per
+    update.  Environments that share one ``Opponents`` share its agents, so that a runner playing
+    them together can ask an agent about all of its games at once."""
+
+    def __init__(self, env_name: str, game_env: dice_envs.DiceGameEnv) -> None:
+        self.env_name = env_name
+        self.game_env = game_env
+        self._fixed_agents: dict[tuple[int, str], Agent] = {}
+        self._learner_blobs: tuple[bytes | None, list[bytes]] | None = None
+        self._self_policy: Agent | None = None
+        self._snapshots: list[Agent] = []
+
+    def set_learner_policies(self, current: bytes | None, snapshots: Sequence[bytes]) -> None:
+        """Supply the learner's current weights (the ``self`` opponent) and the snapshot pool,
+        each as ``training.policy_agent.policy_to_bytes`` output; the same policies again are kept."""
+        if self._learner_blobs == (current, list(snapshots)):
+            return
+        from training.policy_agent import PolicyAgent, policy_from_bytes  # imports torch: only for learner opponents
+
+        def build(blob: bytes, label: str) -> Agent:
+            return PolicyAgent(self.game_env, policy_from_bytes(blob), label=label, deterministic=False)
+
+        self._learner_blobs = (current, list(snapshots))
+        self._self_policy = build(current, "self") if current is not None else None
+        self._snapshots = [build(blob, f"snapshot{index}") for index, blob in enumerate(snapshots)]
+
+    def agent(self, seat: int, name: str, rng: np.random.Generator) -> Agent:
+        """The agent for ``name`` at ``seat`` (a snapshot drawn uniformly with ``rng``)."""
+        if name == "self":
+            if self._self_policy is None:
+                raise ParameterError("the 'self' opponent needs the learner's policy: call set_learner_policies first")
+            return self._self_policy
+        if name == "snapshot":
+            if not self._snapshots:
+                raise ParameterError("the 'snapshot' opponent needs a snapshot pool: call set_learner_policies first")
+            return self._snapshots[int(rng.integers(len(self._snapshots)))]
+        key = (seat, name)
+        if key not in self._fixed_agents:
+            path = model_path(name)
+            if path is not None:
+                from training.policy_agent import load_model_agent  # imports torch: only when a model plays
+
+                self._fixed_agents[key] = load_model_agent(self.game_env, path)
+            else:
+                self._fixed_agents[key] = make_agent(self.env_name, name, self.game_env)
+        return self._fixed_agents[key]
 
 
 class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -141,9 +213,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         agent = self.game_env.possible_agents[0]
         self.observation_space = cast(spaces.Box, self.game_env.observation_space(agent)["observation"])
         self.action_space = spaces.Discrete(self.game_env.action_space(agent).n)
-        self._fixed_agents: dict[tuple[int, str], Agent] = {}
-        self._self_policy: Agent | None = None
-        self._snapshots: list[Agent] = []
+        self.opponents = Opponents(env_name, self.game_env)
+        """Where the pool's agents come from; environments in one process may share one."""
         self._seat_agents: dict[int, Agent] = {}
         self._seat_labels: dict[int, str] = {}
         self.seat = 0
@@ -151,43 +222,21 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._observation: np.ndarray = np.zeros(self.observation_space.shape, dtype=np.float32)
         """The learner's latest observation: where it must decide, or the end of the game."""
 
-    # ------------------------------------------------------------ opponents
     def set_learner_policies(self, current: bytes | None, snapshots: Sequence[bytes]) -> None:
-        """Supply the learner's current weights (the ``self`` opponent) and the snapshot pool,
-        each as ``training.policy_agent.policy_to_bytes`` output; applies from the next episode."""
-        from training.policy_agent import PolicyAgent, policy_from_bytes
-
-        def build(blob: bytes, label: str) -> Agent:
-            return PolicyAgent(self.game_env, policy_from_bytes(blob), label=label, deterministic=False)
-
-        self._self_policy = build(current, "self") if current is not None else None
-        self._snapshots = [build(blob, f"snapshot{index}") for index, blob in enumerate(snapshots)]
-
-    def _opponent(self, seat: int, name: str) -> Agent:
-        if name == "self":
-            if self._self_policy is None:
-                raise ParameterError("the 'self' opponent needs the learner's policy: call set_learner_policies first")
-            return self._self_policy
-        if name == "snapshot":
-            if not self._snapshots:
-                raise ParameterError("the 'snapshot' opponent needs a snapshot pool: call set_learner_policies first")
-            return self._snapshots[int(self.np_random.integers(len(self._snapshots)))]
-        key = (seat, name)  # one instance per seat: scripted agents may remember things within a game
-        if key not in self._fixed_agents:
-            if name.startswith(MODEL_PREFIX):
-                from training.policy_agent import load_model_agent
-
-                self._fixed_agents[key] = load_model_agent(self.game_env, name.removeprefix(MODEL_PREFIX))
-            else:
-                self._fixed_agents[key] = make_agent(self.env_name, name, self.game_env)
-        return self._fixed_agents[key]
+        """Supply the learner's policies to the ``self`` and ``snapshot`` opponents (see
+        ``Opponents.set_learner_policies``); applies from the next episode."""
+        self.opponents.set_learner_policies(current, snapshots)
 
     # ------------------------------------------------------------- gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        return drive(self.reset_moves(seed))
+
+    def reset_moves(self, seed: int | None = None) -> Moves[tuple[np.ndarray, dict[str, Any]]]:
+        """``reset``, pausing at each opponent decision before the learner's first."""
         super().reset(seed=seed)
         for _ in range(MAX_EMPTY_GAMES):
             self._start_game()
-            result = self._play_opponents()
+            result = yield from self._opponent_moves()
             if result is None:
                 return self._observation, {"seat": self.seat}
         raise RuntimeError(f"{MAX_EMPTY_GAMES} games in a row ended before the learner had a decision")
@@ -203,13 +252,17 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             if seat == self.seat:
                 continue
             name = self.opponent_names[int(rng.choice(len(self.opponent_names), p=self.opponent_weights))]
-            agent = self._opponent(seat, name)
+            agent = self.opponents.agent(seat, name, rng).for_another_game()
             agent.rng = np.random.default_rng(int(rng.integers(2**31)))
             agent.reset()
             self._seat_agents[seat] = agent
             self._seat_labels[seat] = name
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> StepResult:
+        return drive(self.step_moves(action))
+
+    def step_moves(self, action: Any) -> Moves[StepResult]:
+        """``step``, pausing at each opponent decision after the learner's move."""
         if not self._mask.any():
             raise RuntimeError("step() called after the episode ended; call reset()")
         env = self.game_env
@@ -223,7 +276,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             reward = ILLEGAL_MOVE_REWARD
         else:
             env.step(action)
-            reward = env.rewards[learner] + (self._play_opponents() or 0.0)
+            reward = env.rewards[learner] + ((yield from self._opponent_moves()) or 0.0)
         terminated = illegal or env.game.is_terminal(env.game_state)
         truncated = not terminated and env.truncations[learner]
         info: dict[str, Any] = {"seat": self.seat}
@@ -231,7 +284,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
             info.update(self._episode_summary(illegal))
         return self._observation, float(reward), bool(terminated), bool(truncated), info
 
-    def _play_opponents(self) -> float | None:
+    def _opponent_moves(self) -> Moves[float | None]:
         """Play other seats until the learner must decide (returns ``None``) or the game is over
         (returns the learner's reward collected on the way).  The step cap bounds the loop."""
         env = self.game_env
@@ -248,7 +301,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
                 self._observation, self._mask = observed["observation"], observed["action_mask"].astype(bool)
                 return None
             obs = env.observe(agent)
-            env.step(self._seat_agents[env.possible_agents.index(agent)].act(obs["observation"], obs["action_mask"]))
+            env.step((yield self._seat_agents[env.possible_agents.index(agent)], obs["observation"], obs["action_mask"]))
             collected += env.rewards[learner]
 
     def _episode_summary(self, illegal: bool) -> dict[str, Any]:

@@ -31,9 +31,8 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, SupportsFloat
+from typing import Any
 
-import gymnasium
 import matplotlib
 
 matplotlib.use("Agg")  # files only: runs on machines without a display
@@ -48,12 +47,13 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.off_policy_algorithm import OffPolicyAlgorithm
 from stable_baselines3.common.utils import LinearSchedule
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from training.config import ConfigError, TrainConfig, apply_overrides, config_from_dict, save_config
 from training.masked_dqn import MaskedDQN
 from training.policy_agent import PolicyAgent, load_policy, policy_to_bytes
 from training.single_agent import SingleAgentEnv
+from training.lockstep import LockstepVecEnv, VecScaleReward
 from training.single_turn import SingleTurnEnv
 from training.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
 
@@ -230,31 +230,28 @@ def _new_run_dir(runs_root: Path, name: str) -> Path:
 
 # ------------------------------------------------------------ construction
 def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
-    vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
-    env_cls: type[SingleAgentEnv] = SingleAgentEnv
-    env_kwargs: dict[str, Any] = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
+    """The config's ``n_envs`` learner seats, seeded from ``seed``.  Whole games in one process
+    (``vec_env: dummy``) run in lockstep, their opponents asked together (``LockstepVecEnv``);
+    single turns, and ``vec_env: subproc``, use Stable-Baselines3's own vectorisation.  The
+    monitor sits inside the reward scale, so the logged returns stay unscaled."""
     if config.episode == "turn":
-        env_cls = SingleTurnEnv
+        env_kwargs = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
+        vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
+        env = make_vec_env(SingleTurnEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls)
     else:
-        env_kwargs.update(
-            learner_seat=config.learner_seat, opponents=config.opponents, random_start_scores=config.random_start_scores
-        )
-    # make_vec_env puts Monitor inside the scaling wrapper, so the logged returns stay unscaled.
-    wrapper = None if config.reward_scale == 1 else functools.partial(ScaleReward, scale=config.reward_scale)
-    return make_vec_env(
-        env_cls, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls, wrapper_class=wrapper
-    )
-
-
-class ScaleReward(gymnasium.RewardWrapper):
-    """Multiplies the reward by ``scale`` (``reward_scale`` in the config)."""
-
-    def __init__(self, env: gymnasium.Env, scale: float) -> None:
-        super().__init__(env)
-        self.scale = scale
-
-    def reward(self, reward: SupportsFloat) -> float:
-        return float(reward) * self.scale
+        env_kwargs = {
+            "env_name": config.env.name,
+            "env_kwargs": config.env.kwargs,
+            "learner_seat": config.learner_seat,
+            "opponents": config.opponents,
+            "random_start_scores": config.random_start_scores,
+        }
+        if config.vec_env == "subproc":
+            env = make_vec_env(SingleAgentEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=SubprocVecEnv)
+        else:
+            env = VecMonitor(LockstepVecEnv([functools.partial(SingleAgentEnv, **env_kwargs) for _ in range(config.n_envs)]))
+            env.seed(seed)
+    return env if config.reward_scale == 1 else VecScaleReward(env, config.reward_scale)
 
 
 def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) -> BaseAlgorithm:
