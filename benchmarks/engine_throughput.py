@@ -70,7 +70,7 @@ def _random_game(game: Any, seed: int, on_state: Any = None) -> list[float]:
         if on_state is not None:
             on_state(state)
         legal = game.legal_actions(state)
-        game.apply(state, legal[picks.randrange(len(legal))], rng)
+        game.apply(state, legal[int(picks.random() * len(legal))], rng)
     return [float(score) for score in game.scores(state)]
 
 
@@ -85,7 +85,7 @@ def measure_cycle(game: Any, seconds: float) -> float:
         while game.current_player(state) != TERMINAL:
             legal = game.legal_actions(state)
             child = state.clone()
-            game.apply(child, legal[picks.randrange(len(legal))], rng)
+            game.apply(child, legal[int(picks.random() * len(legal))], rng)
             state = child
             cycles += 1
         seed += 1

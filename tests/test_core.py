@@ -49,6 +49,16 @@ def test_round_trip_and_independent_clone() -> None:
     assert state.inner.values == [1, 2] and state.nested == [[1], [2, 3]] and state.table == {"a": [0.5]}
 
 
+def test_a_subclass_cloned_after_its_parent_copies_its_own_fields() -> None:
+    @dataclass
+    class Wider(Inner):
+        extra: list[int]
+
+    assert Inner([1], (2, "y")).clone() == Inner([1], (2, "y"))  # the parent's copier is now bound
+    wider = Wider([1], (2, "y"), [3])
+    assert wider.clone() == wider and type(wider.clone()) is Wider
+
+
 def test_a_state_field_the_copier_cannot_copy_is_named() -> None:
     @dataclass
     class Odd(GameState):

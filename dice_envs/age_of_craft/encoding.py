@@ -50,9 +50,8 @@ MAX_POINTS = (
 
 
 def one_hot_rows(size: int, places: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """The one-hot of ``places[i]`` for each index ``i``, then an all-zero row: index -1 means none.
-    Whole numbers, as ``AgeOfCraftEncoder.encode`` takes its values in as bytes."""
-    return (*(tuple(int(hot) for hot in one_hot(place, size)) for place in places), (0,) * size)
+    """The one-hot of ``places[i]`` for each index ``i``, then an all-zero row: index -1 means none."""
+    return (*(tuple(one_hot(place, size)) for place in places), (0,) * size)
 
 
 def places_among(members: Sequence[int], count: int) -> list[int]:
@@ -123,8 +122,6 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
                 Field("ramparts_used", "Great Ramparts each seat used this turn", MAX_COPIES, 1, seats),
             ]
         )
-        self.scales = self.layout.vector(np.ones(self.layout.size))
-        """The layout's float32 factors, applied as ``layout.vector`` applies them."""
         # The seats in each observer's order, and their one-hot rows, precomputed as the one-hot
         # rows above are: training and search encode at every step.
         orders = [relative_seats(observer, n) for observer in range(n)]
@@ -184,10 +181,4 @@ class AgeOfCraftEncoder(Encoder[AgeOfCraftState]):
             values.append(player.works_points)
         for player in players:
             values.append(player.ramparts_used)
-        # The values are whole numbers, nearly always below 256: ``bytes`` takes them in at once,
-        # several times faster than numpy converts a list of Python numbers one by one.
-        try:
-            counts = np.frombuffer(bytes(values), dtype=np.uint8)
-        except ValueError:  # a value beyond a byte (a score of 256 or more): one by one after all
-            return self.layout.vector(values)
-        return counts * self.scales  # float32, as the scales are
+        return self.layout.vector(values)  # whole numbers: read as bytes where they fit

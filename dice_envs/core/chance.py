@@ -15,7 +15,13 @@ import numpy as np
 
 def roll_dice(rng: np.random.Generator, num_dice: int, num_faces: int = 6) -> list[int]:
     """Face indices ``0 .. num_faces-1`` of ``num_dice`` fair dice."""
-    return [floor(u * num_faces) for u in rng.random(num_dice).tolist()]
+    return faces_of(rng.random(num_dice).tolist(), num_faces)
+
+
+def faces_of(uniforms: list[float], num_faces: int = 6) -> list[int]:
+    """The faces that ``roll_dice`` turns these uniforms into (for a game that draws one batch of
+    uniforms for several steps of chance: the same stream as a batch for each)."""
+    return [floor(u * num_faces) for u in uniforms]
 
 
 def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> list[int]:
@@ -26,11 +32,17 @@ def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> 
     total = sum(counts)
     if not 0 <= num_draws <= total:
         raise ValueError(f"cannot draw {num_draws} from a bag of {total}")
-    drawn = [0] * len(counts)
     if not num_draws:
-        return drawn  # an empty batch of uniforms would consume nothing: skip asking for it
+        return [0] * len(counts)  # an empty batch of uniforms would consume nothing: skip asking for it
+    return counts_drawn(counts, rng.random(num_draws).tolist())
+
+
+def counts_drawn(counts: list[int], uniforms: list[float]) -> list[int]:
+    """What ``draw_counts`` draws from the bag with these uniforms, one item each (see ``faces_of``)."""
+    total = sum(counts)
+    drawn = [0] * len(counts)
     remaining = counts.copy()
-    for u in rng.random(num_draws).tolist():
+    for u in uniforms:
         # The pick-th item, counting through the kinds in order.
         pick = floor(u * total)
         kind = 0

@@ -60,9 +60,16 @@ class ObservationLayout:
         ) * self._inv_scale
 
     def vector(self, raw: Sequence[float]) -> np.ndarray:
-        """Scale raw values given in layout order into a new float32 vector."""
-        # Positional arguments: numpy 2's keyword parsing costs a third of a small vector's time.
-        return np.fromiter(raw, np.float32, self.size) * self._inv_scale
+        """Scale raw values given in layout order into a new float32 vector.
+
+        Observations are mostly counts and flags: when every value is a whole number from 0 to
+        255, they are read as bytes, several times faster than numpy converts Python numbers one
+        by one, to the same float32 products."""
+        try:
+            return np.frombuffer(bytes(raw), np.uint8) * self._inv_scale  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # a fraction, a value beyond a byte, or the wrong length
+            # Positional arguments: numpy 2's keyword parsing costs a third of a small vector's time.
+            return np.fromiter(raw, np.float32, self.size) * self._inv_scale
 
     def field(self, vector: np.ndarray, name: str) -> np.ndarray:
         """One field's raw (unscaled) values, rounded back to whole numbers where they were."""
@@ -101,10 +108,11 @@ def _tidy(value: float) -> float | int:
     return int(rounded) if abs(value - rounded) <= 1e-4 * max(1.0, abs(value)) else round(value, 4)
 
 
-def one_hot(index: int, size: int) -> list[float]:
-    values = [0.0] * size
+def one_hot(index: int, size: int) -> list[int]:
+    """``size`` flags with the ``index``-th set (none for an index outside the range)."""
+    values = [0] * size
     if 0 <= index < size:
-        values[index] = 1.0
+        values[index] = 1
     return values
 
 

@@ -236,8 +236,9 @@ class RaceEncoding:
             for seats in self._seats_seen_by
         ]
 
-    def values(self, race: Race, observer: int) -> list[float]:
-        """The race fields' raw values in layout order, as a new list for the game's own to follow."""
+    def values(self, race: Race, observer: int) -> list[int]:
+        """The race fields' raw values in layout order, as a new list for the game's own to follow
+        (whole numbers: ``ObservationLayout.vector`` reads them fastest)."""
         scores = race.scores
         values = scores[observer:] + scores[:observer]  # in relative_seats order: the observer, then turn order
         if race.tiebreak_rounds:
@@ -246,14 +247,14 @@ class RaceEncoding:
             values += self._regular_rounds[observer][race.final_round][race.current]
         return values
 
-    def _after_scores(self, seats: list[int], current: int, final_round: bool, contenders: list[int], tiebreak_rounds: int) -> tuple[float, ...]:
+    def _after_scores(self, seats: list[int], current: int, final_round: bool, contenders: list[int], tiebreak_rounds: int) -> tuple[int, ...]:
         """The fields after the scores, for the observer who sees the seats in this order."""
         later = contenders[contenders.index(current) + 1 :] if current in contenders else []
         values = [
-            *(1.0 if seat == current else 0.0 for seat in seats),
-            *(1.0 if seat in later else 0.0 for seat in seats),
-            1.0 if final_round else 0.0,
+            *(int(seat == current) for seat in seats),
+            *(int(seat in later) for seat in seats),
+            int(final_round),
         ]
         if self.max_tiebreak_rounds:
-            values += [*(1.0 if seat in contenders else 0.0 for seat in seats), tiebreak_rounds]
+            values += [*(int(seat in contenders) for seat in seats), tiebreak_rounds]
         return tuple(values)

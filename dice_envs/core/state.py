@@ -27,11 +27,19 @@ class StateFormatError(ValueError):
 class GameState:
     """Base of every game's state dataclass."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.clone = GameState.clone  # type: ignore[method-assign]  # each class compiles its own copier
+
     def clone(self: S) -> S:
-        """An independent deep copy, by a copy function compiled once per state class from its
-        field types (see ``_cloner``): search clones a state per simulated step, so this is the
-        engines' hottest path."""
-        return _cloner(type(self))(self)
+        """An independent deep copy, by a copy function compiled from the class's field types
+        (see ``_cloner``).  The first call on a class compiles it and makes it the class's
+        ``clone``, so that later calls go straight to it: search clones a state per simulated
+        step, the engines' hottest path."""
+        cls = type(self)
+        copier = _cloner(cls)
+        cls.clone = copier  # type: ignore[method-assign]
+        return copier(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-compatible dict; ``from_dict`` reads it back to an equal state."""

@@ -51,7 +51,7 @@ class DalekDiceEncoder(Encoder[DalekDiceState]):
                 state.exterminates,
                 state.to_reroll,
                 state.to_reroll + sum(rolled),  # dice_left
-                1.0 if state.kept_this_roll else 0.0,
+                1 if state.kept_this_roll else 0,
                 humans(kept),
                 daleks(kept),
                 rolls if rolls < ROLLS_SEEN else ROLLS_SEEN,  # min(), without the call

@@ -18,7 +18,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, relative_seats, seat_labels
+from dice_envs.core.encoding import Encoder, Field, ObservationLayout, grid_labels, one_hot, relative_seats, seat_labels
 from dice_envs.dice_age.data import (
     DIE_HALVES,
     FACES,
@@ -52,11 +52,6 @@ NUM_DECISIONS, NUM_PROSPERITY, NUM_HONORS = len(Decision), len(Prosperity), len(
 MAX_GENERATION_CARDS = 2 * ROUNDS
 
 
-def _flags(index: int, size: int) -> list[int]:
-    """One-hot as whole numbers (none set for an index outside the range)."""
-    return [int(i == index) for i in range(size)]
-
-
 def _counts(items: Sequence[int], size: int) -> list[int]:
     counts = [0] * size
     for item in items:
@@ -65,8 +60,8 @@ def _counts(items: Sequence[int], size: int) -> list[int]:
 
 
 # Every value list that depends on one or two small numbers only, made once.
-DECISION_FLAGS = tuple(_flags(decision, NUM_DECISIONS) for decision in range(NUM_DECISIONS))
-PREY_FLAGS = {kind: _flags(kind, len(Prey)) for kind in range(-1, len(Prey))}
+DECISION_FLAGS = tuple(one_hot(decision, NUM_DECISIONS) for decision in range(NUM_DECISIONS))
+PREY_FLAGS = {kind: one_hot(kind, len(Prey)) for kind in range(-1, len(Prey))}
 """By the prey kind lying in an area (-1: none)."""
 PROSPERITY_PAIR_COUNTS = [[_counts((first, second), NUM_PROSPERITY) for second in range(NUM_PROSPERITY)] for first in range(NUM_PROSPERITY)]
 HONOR_PAIR_COUNTS = [[_counts((first, second), NUM_HONORS) for second in range(NUM_HONORS)] for first in range(NUM_HONORS)]
@@ -131,7 +126,7 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         # Tables by observer, so that an observation only looks values up.
         self._in_seat_order = [itemgetter(*relative_seats(observer, n)) for observer in range(n)]
         # [observer][seat]: a per-seat field with only that seat's flag set
-        self._seat_flags = [[_flags((seat - observer) % n, n) for seat in range(n)] for observer in range(n)]
+        self._seat_flags = [[one_hot((seat - observer) % n, n) for seat in range(n)] for observer in range(n)]
         self._no_seat = [0] * n
         width = self.num_owners
         self._ground_values = 2 * GROUNDS * width + GROUNDS * LINE_SLOTS * width

@@ -36,7 +36,7 @@ class DinoHuntEncoder(Encoder[DinoHuntState]):
         return self.layout.vector(
             [
                 *self.race.values(state.race, observer),
-                1.0 if state.decision == FIRST_ROLL else 0.0,
+                1 if state.decision == FIRST_ROLL else 0,
                 *dinos,
                 *state.footprints,
                 *state.leaves,

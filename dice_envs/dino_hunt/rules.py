@@ -17,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from dice_envs.core.chance import draw_counts, roll_dice
+from dice_envs.core.chance import counts_drawn, faces_of
 from dice_envs.core.engine import TERMINAL, Game, GameParams, require_int
 from dice_envs.core.race import Race, end_turn
 from dice_envs.core.state import GameState
@@ -150,11 +150,14 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
             self._end_turn(state, CUP_EMPTY, sum(state.dinos) + in_hand)
             return
         num_drawn = min(DICE_PER_ROLL - in_hand, in_cup)
-        green, yellow, red = draw_counts(rng, cup, num_drawn)
+        # One batch of uniforms for the draw and then the roll of every die in hand: the stream
+        # that asking for each in turn would use, at one call of the generator instead of two.
+        uniforms = rng.random(num_drawn + in_hand + num_drawn).tolist()
+        green, yellow, red = counts_drawn(cup, uniforms[:num_drawn])
         cup[0] -= green
         cup[1] -= yellow
         cup[2] -= red
-        last_roll = roll_hand(rng, (leaves[0] + green, leaves[1] + yellow, leaves[2] + red))
+        last_roll = outcomes(DICE_OF_HAND[leaves[0] + green, leaves[1] + yellow, leaves[2] + red], uniforms[num_drawn:])
         leaves = [0, 0, 0]
         footprints = state.footprints
         tallies = (state.dinos, leaves, footprints)
@@ -197,7 +200,12 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
 def roll_hand(rng: np.random.Generator, hand: Sequence[int]) -> list[tuple[int, int]]:
     """Roll ``hand[colour]`` dice of each colour, green first; returns (colour, face) per die."""
     dice = DICE_OF_HAND[tuple(hand)]
-    return list(map(getitem, dice, roll_dice(rng, len(dice))))  # each die's outcome for its face
+    return outcomes(dice, rng.random(len(dice)).tolist())
+
+
+def outcomes(dice: tuple[DieOutcomes, ...], uniforms: list[float]) -> list[tuple[int, int]]:
+    """(colour, face) of each of these dice, rolled with one uniform each."""
+    return list(map(getitem, dice, faces_of(uniforms)))  # each die's outcome for its face index
 
 
 def must_draw_from_empty_cup(state: DinoHuntState) -> bool:

@@ -41,7 +41,7 @@ LIGHT_DECK = sum(DECK_COUNTS[card] for card in LIGHT_CARDS)
 def one_hots(size: int) -> tuple[bytes, ...]:
     """``one_hot(i, size)`` as bytes by ``i``, then all zeros, so that index -1 (nothing chosen)
     reads the zeros: made once, as every observation needs a dozen one-hots."""
-    return (*(bytes(int(value) for value in one_hot(i, size)) for i in range(size)), bytes(size))
+    return (*(bytes(one_hot(i, size)) for i in range(size)), bytes(size))
 
 
 def _landscapes() -> bytes:
