@@ -5,21 +5,15 @@ checks the fast encoder (``dice_envs/dalek_dice/encoding.py``) against: the layo
 
 from __future__ import annotations
 
-from dice_envs.core.encoding import one_hot, relative_seats
+from dice_envs.core.encoding import one_hot
 from dice_envs.dalek_dice.encoding import ROLLS_SEEN
 from dice_envs.dalek_dice.rules import Decision, DalekDice, DalekDiceState, daleks, dice_left, humans
+from tests.race_reference import race_observation
 
 
 def observation(game: DalekDice, state: DalekDiceState, observer: int) -> list[float]:
-    race = state.race
-    seats = relative_seats(observer, game.num_players)
-    later = race.contenders[race.contenders.index(race.current) + 1 :] if race.current in race.contenders else []
-    # Dalek Dice has no tiebreaker rounds, so the race's tiebreaker fields are left out.
     return [
-        *(race.scores[seat] for seat in seats),  # own_score, opponent_scores
-        *(1.0 if seat == race.current else 0.0 for seat in seats),  # to_play
-        *(1.0 if seat in later else 0.0 for seat in seats),  # still_to_play
-        1.0 if race.final_round else 0.0,  # final_round
+        *race_observation(state.race, observer, game.num_players, tiebreaks=False),  # no tiebreaker rounds
         *one_hot(state.decision, len(Decision)),  # decision
         *state.rolled,
         *state.kept,
