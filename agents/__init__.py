@@ -12,6 +12,8 @@ from agents.base import Agent, RandomAgent
 from agents.dalek_dice import DoctorOdds, ProtectHumans
 from agents.dice_age import BestPrey, Planner
 from agents.dino_hunt import CupCounter, TwoFootprints
+from agents.mcts import SPEC_NAME as MCTS_NAME
+from agents.mcts import MCTSAgent, is_search_spec, parse_options
 from agents.mammoth_hunters import Raider, Settler
 from agents.solvers import DalekOptimalPoints, DinoHuntOptimalPoints, DinoHuntOptimalWin
 from dice_envs import env_module
@@ -41,9 +43,12 @@ def agent_classes(env_name: str) -> dict[str, type[Agent]]:
 
 
 def make_agent(env_name: str, agent_name: str, env: DiceGameEnv, seed: int | None = None) -> Agent:
+    """An agent by name: a built-in agent of the game, or ``mcts[:options]`` (``agents/mcts.py``)."""
+    if is_search_spec(agent_name):
+        return MCTSAgent(env, seed=seed, options=parse_options(agent_name))
     classes = agent_classes(env_name)
     if agent_name not in classes:
-        raise ParameterError(f"no agent {agent_name!r} for {env_name}; available: {', '.join(classes)}")
+        raise ParameterError(f"no agent {agent_name!r} for {env_name}; available: {', '.join(classes)}, or {MCTS_NAME}[:options]")
     return classes[agent_name](env, seed=seed)
 
 

@@ -44,6 +44,13 @@ class Agent(abc.ABC):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action (``action_mask[action] == 1``)."""
 
+    def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The action at each position, given as the engine state, the seat to act there and that
+        seat's observation and mask: what runners call.  Agents that judge from the observation
+        (the default) answer with ``act_batch``; a search agent reads the state, through
+        ``game.resample_hidden`` only, never what the seat cannot see."""
+        return self.act_batch(observations, action_masks)
+
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """``act`` for each row, as one array (the exact evaluators in ``agents/solvers`` ask every
         position of a turn at once; a trained policy answers them in one pass of its network)."""
@@ -57,7 +64,7 @@ class Agent(abc.ABC):
         masks = np.zeros((len(states), game.num_actions), dtype=np.int8)
         for row, state in enumerate(states):
             masks[row, game.legal_actions(state)] = 1
-        chosen = np.asarray(self.act_batch(observations, masks), dtype=np.int64)
+        chosen = np.asarray(self.act_in(states, [observer] * len(states), observations, masks), dtype=np.int64)
         illegal = np.flatnonzero(masks[np.arange(len(states)), chosen] == 0)
         if illegal.size:
             row = int(illegal[0])

@@ -170,9 +170,13 @@ def play_games(
             for row, actions in enumerate(legal):
                 masks[row, actions] = 1
             if agents[position].remembers:
-                chosen = [table.players[position].act(obs, mask) for (table, _), obs, mask in zip(decisions, observations, masks)]
+                chosen = [
+                    int(table.players[position].act_in([table.state], [seat], observations[row : row + 1], masks[row : row + 1])[0])
+                    for row, (table, seat) in enumerate(decisions)
+                ]
             else:
-                chosen = agents[position].act_batch(observations, masks).tolist()
+                states, seats = [table.state for table, _ in decisions], [seat for _, seat in decisions]
+                chosen = agents[position].act_in(states, seats, observations, masks).tolist()
             for (table, _), action, actions, obs, mask in zip(decisions, chosen, legal, observations, masks):
                 if action not in actions:
                     raise ValueError(

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
+from agents.mcts import MCTSAgent
 from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_games, play_match, standings_from
 from dice_envs.core.engine import ParameterError
 from training.single_agent import gymnasium_id
@@ -68,6 +69,7 @@ def list_command(_: argparse.Namespace) -> None:
         print(f"{name}  (Gymnasium: {gymnasium_id(name)})\n  parameters: {params}\n  agents:")
         for agent_name, cls in agent_classes(name).items():
             print(f"    {agent_name:<16} {cls.description}")
+        print(f"    {MCTSAgent.name:<16} {MCTSAgent.description}")
 
 
 def match_command(args: argparse.Namespace) -> None:

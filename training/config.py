@@ -21,6 +21,7 @@ import yaml
 
 import dice_envs
 from agents import agent_classes
+from agents.mcts import is_search_spec, parse_options
 from dice_envs.core.engine import ParameterError
 from training.single_agent import require_race_game, validate_opponents
 from training.specs import model_path
@@ -350,10 +351,16 @@ def _validate(config: TrainConfig, source: str) -> None:
         require(getattr(evaluation, name) >= 1, f"evaluation.{name}", "must be at least 1")
     known = list(agent_classes(config.env.name))
     for spec in [*evaluation.opponents, evaluation.filler]:
+        if is_search_spec(spec):
+            try:
+                parse_options(spec)
+            except ParameterError as error:
+                raise ConfigError(f"{source}: evaluation: {error}") from None
+            continue
         require(
             spec in known or ((path := model_path(spec)) is not None and path.is_file()),
             "evaluation",
-            f"names unknown agent {spec!r}; choose from {', '.join(known)} or model:PATH of an existing file",
+            f"names unknown agent {spec!r}; choose from {', '.join(known)}, mcts[:options] or model:PATH of an existing file",
         )
     _validate_models(config, source)
     _validate_hyperparameters(config.hyperparameters, config.n_envs, require)

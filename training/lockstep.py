@@ -4,7 +4,7 @@
 with one change: a step of the vector runs every environment's step, and the reset that follows
 a finished episode, together, pausing each at its opponents' decisions (``SingleAgentEnv
 .step_moves``).  At each pause every waiting opponent is asked about all the environments it is
-waiting in with one ``Agent.act_batch`` call, so a model opponent (a snapshot of the learner, the
+waiting in with one ``Agent.act_in`` call, so a model opponent (a snapshot of the learner, the
 learner itself, a saved model) makes one network pass per round of the vector instead of one per
 decision.  The environments share one ``Opponents``, so they share its agents; an agent that
 ``remembers`` plays a copy per environment and is asked alone.
@@ -81,14 +81,15 @@ def play_together(all_moves: Sequence[Moves[Any]]) -> list[Any]:
         advance(index, None)
     while waiting:
         by_agent: dict[int, list[int]] = {}
-        for index, (agent, _, _) in waiting.items():
+        for index, (agent, *_) in waiting.items():
             by_agent.setdefault(id(agent), []).append(index)
         answers: dict[int, int] = {}
         for indices in by_agent.values():
-            agent: Agent = waiting[indices[0]][0]
-            observations = np.stack([waiting[index][1] for index in indices])
-            masks = np.stack([waiting[index][2] for index in indices])
-            answers.update(zip(indices, agent.act_batch(observations, masks).tolist()))
+            turns = [waiting[index] for index in indices]
+            agent: Agent = turns[0][0]
+            states, seats = [turn[1] for turn in turns], [turn[2] for turn in turns]
+            observations, masks = np.stack([turn[3] for turn in turns]), np.stack([turn[4] for turn in turns])
+            answers.update(zip(indices, agent.act_in(states, seats, observations, masks).tolist()))
         for index, action in answers.items():
             advance(index, action)
     return results

@@ -22,7 +22,7 @@ that start from scores drawn uniformly below the target instead of 0 (``draw_sta
 Opponents' decisions are made inside ``step`` and ``reset`` one at a time.  Both are also written
 as ``step_moves`` / ``reset_moves``, generators that pause at each opponent decision for its action:
 ``training.lockstep.LockstepVecEnv`` runs all its environments' moves together and asks each
-opponent about all of them in one ``act_batch`` call (one network pass for a model opponent).
+opponent about all of them in one ``act_in`` call (one network pass for a model opponent).
 
 ``action_masks()`` lives on the env, so sb3-contrib finds it through ``SubprocVecEnv`` too.  An
 illegal learner action ends the episode with -1 for the learner, like PettingZoo's
@@ -42,9 +42,11 @@ from gymnasium import spaces
 
 import dice_envs
 from agents import Agent, agent_classes, make_agent
+from agents.mcts import is_search_spec, parse_options
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD, as_action
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
+from dice_envs.core.state import GameState
 from training.specs import model_path
 
 LEARNER_POLICIES = ("self", "snapshot")
@@ -53,8 +55,9 @@ MAX_EMPTY_GAMES = 100
 """Games in a row that may end before the learner has a decision, before ``reset`` gives up."""
 
 T = TypeVar("T")
-OpponentTurn = tuple[Agent, np.ndarray, np.ndarray]
-"""An opponent's pending decision: the agent to decide, its observation and its action mask."""
+OpponentTurn = tuple[Agent, GameState, int, np.ndarray, np.ndarray]
+"""An opponent's pending decision: the agent to decide, the position, its seat, and that seat's
+observation and action mask (``Agent.act_in`` takes them; a search reads the position)."""
 Moves = Generator[OpponentTurn, int, T]
 """A step or reset that pauses at each opponent decision and is sent the action chosen."""
 StepResult = tuple[np.ndarray, float, bool, bool, dict[str, Any]]
@@ -63,9 +66,10 @@ StepResult = tuple[np.ndarray, float, bool, bool, dict[str, Any]]
 def drive(moves: Moves[T]) -> T:
     """Run ``moves`` to the end, each opponent deciding alone (``Agent.act``); return its result."""
     try:
-        agent, observation, mask = next(moves)
+        agent, state, seat, observation, mask = next(moves)
         while True:
-            agent, observation, mask = moves.send(agent.act(observation, mask))
+            action = int(agent.act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
+            agent, state, seat, observation, mask = moves.send(action)
     except StopIteration as finished:
         return cast(T, finished.value)
 
@@ -100,9 +104,11 @@ def validate_opponents(env_name: str, opponents: Mapping[str, float]) -> None:
         if path is not None:
             if not path.is_file():
                 raise ParameterError(f"opponent {name!r}: no such model file")
+        elif is_search_spec(name):
+            parse_options(name)  # a clear error for bad options, now rather than in training
         elif name not in known:
             raise ParameterError(
-                f"unknown opponent {name!r} for {env_name}; choose from {', '.join(known)} or model:PATH"
+                f"unknown opponent {name!r} for {env_name}; choose from {', '.join(known)}, mcts[:options] or model:PATH"
             )
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
             raise ParameterError(f"opponent weight for {name!r} must be a number >= 0, got {weight!r}")
@@ -301,7 +307,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
                 self._observation, self._mask = observed["observation"], observed["action_mask"].astype(bool)
                 return None
             obs = env.observe(agent)
-            env.step((yield self._seat_agents[env.possible_agents.index(agent)], obs["observation"], obs["action_mask"]))
+            seat = env.possible_agents.index(agent)
+            env.step((yield self._seat_agents[seat], env.game_state, seat, obs["observation"], obs["action_mask"]))
             collected += env.rewards[learner]
 
     def _episode_summary(self, illegal: bool) -> dict[str, Any]:

@@ -823,7 +823,9 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     def resample_hidden(
         self, state: MammothHuntersState, observer: int, rng: np.random.Generator
     ) -> MammothHuntersState:
-        """Redeal what the observer cannot see: other hands (by card colour), deck order, fire values."""
+        """Redeal what the observer cannot see: other hands (by card colour), deck order, fire values.
+        The unseen cards and tiles are pooled in a fixed order before shuffling, so the result
+        depends on what the observer sees and on ``rng`` only (a search cannot peek)."""
         variant = state.clone()
         for light, deck in ((True, variant.light_deck), (False, variant.dark_deck)):
             kinds = LIGHT_CARDS if light else DARK_CARDS
@@ -836,12 +838,12 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                     sizes.append((seat, len(held)))
                     for card in kinds:
                         player.hand[card] = 0
-            pool = shuffled(rng, pool)
+            pool = shuffled(rng, sorted(pool))
             for seat, size in sizes:
                 for _ in range(size):
                     variant.players[seat].hand[pool.pop()] += 1
             deck[:] = pool
-        tiles = shuffled(rng, variant.fire_aside + [t for region in variant.regions for t in region.fire])
+        tiles = shuffled(rng, sorted(variant.fire_aside + [t for region in variant.regions for t in region.fire]))
         for region in variant.regions:
             region.fire = [tiles.pop() for _ in region.fire]
         variant.fire_aside = tiles

@@ -1,0 +1,200 @@
+"""Information-set Monte Carlo tree search over the pure engines: the ``mcts`` agent.
+
+    dice-envs match dice_age_v0 mcts:simulations=400,rollout=planner best_prey
+
+One tree per decision, over the searching player's information sets (single-observer IS-MCTS,
+Cowling, Powley and Whitehouse 2012): every simulation starts from a fresh *determinisation*, the
+real position with everything the searcher cannot see redrawn by ``game.resample_hidden``, so the
+search never uses hidden information (Dice Age's shell values, Mammoth Hunters' hands, deck order
+and fire tiles).  Chance is sampled from the engine as it plays (``game.apply`` with the search's
+generator), so a node is reached by a sequence of actions, whatever the dice did on the way
+("open loop").  Actions legal in one determinisation and not another are handled as ISMCTS does:
+a child's UCB1 term counts the visits in which it was available.
+
+Each node keeps the value of the player who chose the action leading to it, and a simulation
+returns one value per seat (max-n): a multi-player game is searched as one, not as two sides.
+Values are in [0, 1]: a game's returns mapped from [-1, 1], or, where a rollout is cut short by
+``depth``, each seat's score relative to the others (``(score - lowest) / (highest - lowest)``).
+
+Options (``mcts:key=value,...``): ``simulations`` per decision (default 200), ``seconds`` per
+decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1.0),
+``rollout`` (``random`` or any agent of the game by name: it plays every seat), ``depth`` (rollout
+steps before the scores judge, default none: to the end).  A decision with one legal action costs
+no search.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+import numpy as np
+
+from agents.base import Agent
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import TERMINAL, Game, ParameterError
+from dice_envs.core.state import GameState
+
+SPEC_NAME = "mcts"
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    simulations: int = 200
+    seconds: float | None = None
+    exploration: float = 1.0
+    rollout: str = "random"
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
+            raise ParameterError(f"mcts: simulations must be a whole number of at least 1, got {self.simulations!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ParameterError(f"mcts: seconds must be positive, got {self.seconds!r}")
+        if not self.exploration >= 0:
+            raise ParameterError(f"mcts: exploration must be 0 or more, got {self.exploration!r}")
+        if self.depth is not None and self.depth < 1:
+            raise ParameterError(f"mcts: depth must be at least 1, got {self.depth!r}")
+
+
+def is_search_spec(spec: str) -> bool:
+    """Whether an agent spec names this agent (``mcts`` or ``mcts:...``)."""
+    return spec.partition(":")[0] == SPEC_NAME
+
+
+def parse_options(spec: str) -> SearchOptions:
+    """``mcts`` or ``mcts:simulations=400,rollout=planner`` -> the options (a clear error otherwise)."""
+    name, _, text = spec.partition(":")
+    if name != SPEC_NAME:
+        raise ParameterError(f"not an mcts spec: {spec!r}")
+    types = {field.name: field.type for field in fields(SearchOptions)}
+    values: dict[str, Any] = {}
+    for pair in filter(None, text.split(",")):
+        key, sep, value = pair.partition("=")
+        if not sep or key not in types:
+            raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
+        try:
+            values[key] = value if key == "rollout" else (float(value) if key in ("seconds", "exploration") else int(value))
+        except ValueError:
+            raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
+    return SearchOptions(**values)
+
+
+class _Node:
+    """Statistics of one action sequence from the root: visits, the total value of the player who
+    chose its last action, and how often that action was available when its parent was visited."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+class MCTSAgent(Agent):
+    name: ClassVar[str] = SPEC_NAME
+    description: ClassVar[str] = "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D)"
+
+    def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
+        super().__init__(env, seed=seed)
+        self.options = options or SearchOptions()
+        self.game: Game[Any, Any] = self.env.game
+        self.picks = random.Random(int(self.rng.integers(2**63)))
+        self.rollout_agents: list[Agent] = []
+        """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
+        if self.options.rollout != "random":
+            from agents import make_agent  # agents/__init__ imports this module
+
+            agent = make_agent(self.env.metadata["name"], self.options.rollout, env, seed=seed)
+            self.rollout_agents = [agent.for_another_game() for _ in range(self.game.num_players)]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Searches the position of ``self.env`` (the environment the agent was made for)."""
+        state = self.env.game_state
+        return int(self.act_in([state], [self.game.current_player(state)], observation[np.newaxis], action_mask[np.newaxis])[0])
+
+    def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.array([self.search(state, seat) for state, seat in zip(states, seats)], dtype=np.int64)
+
+    # ------------------------------------------------------------ the search
+    def search(self, state: GameState, seat: int) -> int:
+        """The most visited action at the root after the budget, for ``seat`` to play at ``state``."""
+        legal = self.game.legal_actions(state)
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node()
+        options = self.options
+        deadline = time.perf_counter() + options.seconds if options.seconds is not None else None
+        simulations = 0
+        while (simulations < options.simulations) if deadline is None else (time.perf_counter() < deadline or not simulations):
+            self._simulate(root, self.game.resample_hidden(state, seat, self.rng))
+            simulations += 1
+        return max(legal, key=lambda action: _visits_then_value(root.children.get(action)))
+
+    def _simulate(self, root: _Node, state: GameState) -> None:
+        game, rng = self.game, self.rng
+        node, path = root, []
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                break
+            legal = game.legal_actions(state)
+            untried = [action for action in legal if action not in node.children]
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[self.picks.randrange(len(untried))]
+                child = node.children[action] = _Node()
+                child.available = 1
+                game.apply(state, action, rng)
+                path.append((child, player))
+                break
+            action = max(legal, key=lambda a: self._ucb(node.children[a]))
+            node = node.children[action]
+            game.apply(state, action, rng)
+            path.append((node, player))
+        values = self._rollout(state)
+        for node, player in path:
+            node.visits += 1
+            node.total += values[player]
+
+    def _ucb(self, child: _Node) -> float:
+        return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
+
+    def _rollout(self, state: GameState) -> list[float]:
+        """Play on to the end (or ``depth`` steps) with the rollout policy; one value per seat."""
+        game, rng = self.game, self.rng
+        for agent in self.rollout_agents:
+            agent.reset()
+        steps = 0
+        while (seat := game.current_player(state)) != TERMINAL:
+            if self.options.depth is not None and steps >= self.options.depth:
+                return _relative_scores(game.scores(state))
+            legal = game.legal_actions(state)
+            if not self.rollout_agents:
+                action = legal[self.picks.randrange(len(legal))]
+            else:
+                mask = np.zeros(game.num_actions, dtype=np.int8)
+                mask[legal] = 1
+                observation = self.env.encoder.encode(state, seat)
+                action = int(self.rollout_agents[seat].act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
+            game.apply(state, action, rng)
+            steps += 1
+        return [(value + 1.0) / 2.0 for value in game.returns(state)]
+
+
+def _visits_then_value(node: _Node | None) -> tuple[int, float]:
+    return (0, 0.0) if node is None or not node.visits else (node.visits, node.total / node.visits)
+
+
+def _relative_scores(scores: Sequence[float]) -> list[float]:
+    low, high = min(scores), max(scores)
+    return [0.5] * len(scores) if high == low else [(score - low) / (high - low) for score in scores]

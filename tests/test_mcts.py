@@ -1,0 +1,120 @@
+"""The ``mcts`` agent: information-set MCTS over the engines (``agents/mcts.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dice_envs
+from agents import make_agent
+from agents.mcts import MCTSAgent, SearchOptions, parse_options
+from agents.runner import play_games
+from dice_envs.core.engine import ParameterError
+from dice_envs.dino_hunt.rules import ROLL_OR_STOP, STOP
+from tests.conformance.playouts import random_playout
+
+
+def test_options_come_from_the_spec() -> None:
+    assert parse_options("mcts") == SearchOptions()
+    options = parse_options("mcts:simulations=5,seconds=0.5,exploration=0.7,rollout=best_prey,depth=12")
+    assert options == SearchOptions(simulations=5, seconds=0.5, exploration=0.7, rollout="best_prey", depth=12)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("mcts:budget=3", "expected KEY=VALUE with KEY one of simulations"),
+        ("mcts:simulations=many", "simulations must be a number"),
+        ("mcts:simulations=0", "simulations must be a whole number of at least 1"),
+        ("mcts:seconds=-1", "seconds must be positive"),
+        ("mcts:depth=0", "depth must be at least 1"),
+        ("mcts:rollout=cup_counter", "no agent 'cup_counter' for dice_age_v0"),
+    ],
+)
+def test_a_bad_spec_is_one_clear_line(spec: str, message: str) -> None:
+    env = dice_envs.make("dice_age_v0")
+    with pytest.raises(ParameterError, match=message):
+        make_agent("dice_age_v0", spec, env)
+
+
+@pytest.mark.parametrize("env_name", dice_envs.list_envs())
+def test_it_plays_every_game_against_random(env_name: str) -> None:
+    players = dice_envs.env_module(env_name).raw_env.game_class.params_class.min_players
+    env = dice_envs.make(env_name, num_players=players)
+    agents = [make_agent(env_name, "mcts:simulations=8", env, seed=0)]
+    agents += [make_agent(env_name, "random", env, seed=seat) for seat in range(1, players)]
+    outcomes = play_games(env, agents, 2, seed=1, batch_size=2)
+    assert all(outcome.finished for outcome in outcomes)
+
+
+def test_a_decision_with_one_legal_action_costs_no_search() -> None:
+    env = dice_envs.make("dino_hunt_v0")
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=10**9))
+    state = env.game.initial_state(np.random.default_rng(0))  # the mandatory first roll
+    assert agent.search(state, env.game.current_player(state)) == env.game.legal_actions(state)[0]
+
+
+def test_it_finds_a_forced_win() -> None:
+    """The last player of a round holds two Footprints and enough Dinos to reach the target and
+    lead: stopping wins for certain, rolling risks the third Footprint."""
+    env = dice_envs.make("dino_hunt_v0")
+    game = env.game
+    target = game.params.target_score
+    for seed in range(200):
+        position = next(
+            (s for s in random_playout(game, seed) if s.decision == ROLL_OR_STOP and s.race.current == 1 and sum(s.footprints) == 2 and sum(s.dinos)),
+            None,
+        )
+        if position is not None:
+            break
+    assert position is not None
+    state = position.clone()
+    state.race.scores = [target - 1, target - sum(state.dinos)]
+    game.check_state(state)
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=200))
+    assert agent.search(state, 1) == STOP
+
+
+@pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v0", 2)])
+def test_it_cannot_peek(env_name: str, players: int) -> None:
+    """Two positions that differ only in what the searcher cannot see get the same decisions from
+    the same seed: every simulation starts from a redeal of exactly the hidden part."""
+    env = dice_envs.make(env_name, num_players=players)
+    game = env.game
+    states = [state.clone() for state in random_playout(game, seed=3)]
+    compared = 0
+    for state in states[:: max(1, len(states) // 25)]:
+        seat = game.current_player(state)
+        if len(game.legal_actions(state)) < 2:
+            continue
+        other = game.resample_hidden(state, seat, np.random.default_rng(99))
+        if other.to_json() == state.to_json():
+            continue  # nothing hidden from this seat here
+        first, second = (MCTSAgent(env, seed=5, options=SearchOptions(simulations=12)) for _ in range(2))
+        assert first.search(state, seat) == second.search(other, seat)
+        compared += 1
+    assert compared >= 3
+
+
+def test_it_is_a_training_opponent_searching_each_environments_own_game() -> None:
+    from training.lockstep import LockstepVecEnv
+    from training.single_agent import SingleAgentEnv
+
+    vector = LockstepVecEnv([lambda: SingleAgentEnv("dice_age_v0", opponents={"mcts:simulations=3": 1.0})] * 3)
+    vector.seed(0)
+    vector.reset()
+    for _ in range(40):  # an opponent's choice from another environment's game would be illegal and raise
+        masks = vector.env_method("action_masks")
+        _, _, _, infos = vector.step(np.array([int(np.flatnonzero(mask)[0]) for mask in masks]))
+        assert not any(info.get("illegal_action") for info in infos)
+
+
+def test_specs_are_checked_where_agents_are_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from training.cli import main
+    from training.single_agent import validate_opponents
+
+    validate_opponents("dino_hunt_v0", {"mcts:simulations=10,rollout=cup_counter": 1.0})
+    with pytest.raises(ParameterError, match="mcts: simulations must be a number"):
+        validate_opponents("dino_hunt_v0", {"mcts:simulations=lots": 1.0})
+    main(["match", "dino_hunt_v0", "mcts:simulations=10", "cup_counter", "--games", "2"])
+    assert "mcts:simulations=10" in capsys.readouterr().out
