@@ -1,6 +1,6 @@
 """Engine throughput: what search and training pay per decision, beside a reference in the same run.
 
-    python benchmarks/engine_throughput.py [--seconds 3] [--baseline REV] [--repeats 3] [--json out.json]
+    python benchmarks/engine_throughput.py [--seconds 3] [--baseline REV] [--repeats 3] [--search] [--json out.json]
 
 For every registered game, from the pure engine alone (no PettingZoo):
 
@@ -9,7 +9,9 @@ For every registered game, from the pure engine alone (no PettingZoo):
   walks down); reported in cycles per second;
 - **playouts**: whole random games, ``legal_actions`` + ``apply`` in place, per second;
 - **encode**: observations per second, ``encoder.encode(state, observer)`` for every seat on
-  states collected from seeded random games.
+  states collected from seeded random games;
+- with ``--search``, **simulations** per second of the ``mcts`` agent (random rollouts to the
+  end of the game) from positions of random games with a choice to make.
 
 Each game is played at 2 players (Mammoth Hunters: 3).  OpenSpiel's ``pig`` (the push-your-luck
 game Dino Hunt and Dalek Dice resemble) is measured through its Python API in the same run when
@@ -46,8 +48,8 @@ ENCODE_STATES = 400
 
 
 # ---------------------------------------------------------------- measurement (runs in a worker)
-def _engines() -> dict[str, tuple[Any, Any]]:
-    """Each registered game at its benchmark player count: (game, encoder)."""
+def _engines() -> dict[str, tuple[str, Any, Any]]:
+    """Each registered game at its benchmark player count: (environment name, game, encoder)."""
     import dice_envs
 
     engines = {}
@@ -55,7 +57,7 @@ def _engines() -> dict[str, tuple[Any, Any]]:
         env_class = dice_envs.env_module(name).raw_env
         params = env_class.game_class.params_class
         game = env_class.game_class.from_kwargs(num_players=min(max(PLAYERS, params.min_players), params.max_players))
-        engines[name.rsplit("_v", 1)[0]] = (game, env_class.encoder_class(game))
+        engines[name.rsplit("_v", 1)[0]] = (name, game, env_class.encoder_class(game))
     return engines
 
 
@@ -123,6 +125,27 @@ def measure_encode(game: Any, encoder: Any, states: list[Any], seconds: float) -
     return encodes / (time.perf_counter() - start)
 
 
+def measure_search(game: Any, env_name: str, states: list[Any], seconds: float) -> float | None:
+    """Simulations per second of the ``mcts`` agent (random rollouts to the end of the game) from
+    positions of random games; ``None`` where the code measured has no ``agents.mcts``."""
+    try:
+        from agents.mcts import MCTSAgent, SearchOptions
+    except ImportError:
+        return None
+    import dice_envs
+
+    env = dice_envs.make(env_name, num_players=game.num_players)
+    positions = [state for state in states if len(game.legal_actions(state)) > 1][::10]
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=25))
+    simulations = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for state in positions:
+            agent.search(state, game.current_player(state))
+        simulations += 25 * len(positions)
+    return simulations / (time.perf_counter() - start)
+
+
 def fingerprint(game: Any, encoder: Any, states: list[Any]) -> dict[str, str]:
     """Hashes of the first seeded games (every state, its legal actions, the final scores) and of
     the observations of ``states``."""
@@ -179,11 +202,11 @@ def measure_pig(seconds: float) -> dict[str, float] | None:
     return {"cycle": cycle_rate, "playouts": games / (time.perf_counter() - start)}
 
 
-def worker(seconds: float, only: list[str] | None) -> dict[str, Any]:
+def worker(seconds: float, only: list[str] | None, search: bool) -> dict[str, Any]:
     import dice_envs
 
     results: dict[str, Any] = {"source": str(Path(dice_envs.__file__).resolve().parent.parent), "games": {}}
-    for name, (game, encoder) in _engines().items():
+    for name, (env_name, game, encoder) in _engines().items():
         if only and name not in only:
             continue
         states = collect_states(game, ENCODE_STATES)
@@ -192,6 +215,7 @@ def worker(seconds: float, only: list[str] | None) -> dict[str, Any]:
             "cycle": measure_cycle(game, seconds),
             "playouts": measure_playouts(game, seconds),
             "encode": measure_encode(game, encoder, states, seconds),
+            "search": measure_search(game, env_name, states, seconds) if search else None,
             **fingerprint(game, encoder, states),
         }
     return results
@@ -207,9 +231,10 @@ def baseline_tree(rev: str) -> Path:
     return tree
 
 
-def run_worker(source: Path, seconds: float, only: list[str] | None) -> dict[str, Any]:
+def run_worker(source: Path, seconds: float, only: list[str] | None, search: bool) -> dict[str, Any]:
     environment = {**os.environ, "PYTHONPATH": str(source), "OMP_NUM_THREADS": "1"}
     command = [sys.executable, __file__, "--worker", "--seconds", str(seconds)] + (["--games", *only] if only else [])
+    command += ["--search"] if search else []
     output = subprocess.run(command, env=environment, check=True, capture_output=True, text=True).stdout
     result = json.loads(output)
     if Path(result["source"]) != source.resolve():
@@ -221,8 +246,9 @@ def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for name, first in runs[0]["games"].items():
         merged[name] = dict(first)
-        for key in ("cycle", "playouts", "encode"):
-            merged[name][key] = max(run["games"][name][key] for run in runs)
+        for key in ("cycle", "playouts", "encode", "search"):
+            measured = [run["games"][name][key] for run in runs if run["games"][name][key] is not None]
+            merged[name][key] = max(measured) if measured else None
     return merged
 
 
@@ -233,10 +259,11 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1, help="runs per side; each figure is the best")
     parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age)")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--search", action="store_true", help="also measure mcts simulations per second (random rollouts)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.seconds, args.games)))
+        print(json.dumps(worker(args.seconds, args.games, args.search)))
         return
 
     sides = {"current": REPO}
@@ -245,7 +272,7 @@ def main() -> None:
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for _ in range(args.repeats):
         for side, source in sides.items():  # alternating, so that drift in the machine's load hits both
-            runs[side].append(run_worker(source, args.seconds, args.games))
+            runs[side].append(run_worker(source, args.seconds, args.games, args.search))
     results = {side: best(side_runs) for side, side_runs in runs.items()}
     pig = measure_pig(args.seconds)
 
@@ -261,6 +288,8 @@ def main() -> None:
             old = base[name]
             line += f"{row['cycle'] / old['cycle']:>8.2f}x{row['playouts'] / old['playouts']:>9.2f}x{row['encode'] / old['encode']:>9.2f}x"
             line += f"  {'yes' if row['games'] == old['games'] else 'NO':>10}  {'yes' if row['observations'] == old['observations'] else 'NO':>8}"
+        if row["search"] is not None:
+            line += f"  mcts {row['search']:,.0f} simulations/s"
         print(line)
         if base:
             old = base[name]
