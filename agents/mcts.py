@@ -19,8 +19,9 @@ Values are in [0, 1]: a game's returns mapped from [-1, 1], or, where a rollout 
 Options (``mcts:key=value,...``): ``simulations`` per decision (default 200), ``seconds`` per
 decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1.0),
 ``rollout`` (``random`` or any agent of the game by name: it plays every seat), ``depth`` (rollout
-steps before the scores judge, default none: to the end).  A decision with one legal action costs
-no search.
+steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
+its policy's probabilities become priors and its value head judges new leaves, PUCT as in
+AlphaZero, instead of rollouts).  A decision with one legal action costs no search.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class SearchOptions:
     exploration: float = 1.0
     rollout: str = "random"
     depth: int | None = None
+    model: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -78,7 +80,7 @@ def parse_options(spec: str) -> SearchOptions:
         if not sep or key not in types:
             raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
         try:
-            values[key] = value if key == "rollout" else (float(value) if key in ("seconds", "exploration") else int(value))
+            values[key] = value if key in ("rollout", "model") else (float(value) if key in ("seconds", "exploration") else int(value))
         except ValueError:
             raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
     return SearchOptions(**values)
@@ -88,13 +90,15 @@ class _Node:
     """Statistics of one action sequence from the root: visits, the total value of the player who
     chose its last action, and how often that action was available when its parent was visited."""
 
-    __slots__ = ("children", "visits", "total", "available")
+    __slots__ = ("children", "visits", "total", "available", "priors")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        self.priors: dict[int, float] | None = None
+        """With a learned evaluator: the policy's probability of each action, from the first visit."""
 
 
 class MCTSAgent(Agent):
@@ -113,6 +117,14 @@ class MCTSAgent(Agent):
 
             agent = make_agent(self.env.metadata["name"], self.options.rollout, env, seed=seed)
             self.rollout_agents = [agent.for_another_game() for _ in range(self.game.num_players)]
+        self.evaluator: Any = None
+        """With ``model``: the trained policy whose priors guide selection and whose value head
+        judges new leaves instead of rollouts."""
+        if self.options.model is not None:
+            from training.policy_agent import load_model_agent  # imports torch: only for a learned evaluator
+
+            self.evaluator = load_model_agent(env, self.options.model)
+            self.evaluator.values(np.zeros((1, self.env.encoder.layout.size), dtype=np.float32))  # a value head, or a clear error now
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Searches the position of ``self.env`` (the environment the agent was made for)."""
@@ -138,6 +150,9 @@ class MCTSAgent(Agent):
         return max(legal, key=lambda action: _visits_then_value(root.children.get(action)))
 
     def _simulate(self, root: _Node, state: GameState) -> None:
+        if self.evaluator is not None:
+            self._simulate_guided(root, state)
+            return
         game, rng = self.game, self.rng
         node, path = root, []
         while True:
@@ -166,6 +181,53 @@ class MCTSAgent(Agent):
             node.visits += 1
             node.total += values[player]
 
+    def _simulate_guided(self, root: _Node, state: GameState) -> None:
+        """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
+        judged by the value head from every seat's point of view instead of a rollout."""
+        game, rng = self.game, self.rng
+        node, path = root, []
+        root.visits += 1
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                values = [(value + 1.0) / 2.0 for value in game.returns(state)]
+                break
+            legal = game.legal_actions(state)
+            if node.priors is None:
+                node.priors = self._priors(state, player, legal)
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            scale = self.options.exploration * math.sqrt(node.visits)
+            action = max(legal, key=lambda a: _puct(node.children.get(a), node.priors.get(a, 0.0), scale))
+            child = node.children.get(action)
+            expanded = child is None
+            if expanded:
+                child = node.children[action] = _Node()
+                child.available = 1
+            game.apply(state, action, rng)
+            path.append((child, player))
+            node = child
+            if expanded:
+                values = self._leaf_values(state)
+                break
+        for node, player in path:
+            node.visits += 1
+            node.total += values[player]
+
+    def _priors(self, state: GameState, seat: int, legal: list[int]) -> dict[int, float]:
+        mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
+        mask[0, legal] = 1
+        probabilities = self.evaluator.probabilities(self.env.encoder.encode(state, seat)[np.newaxis], mask)[0]
+        return {action: float(probabilities[action]) for action in legal}
+
+    def _leaf_values(self, state: GameState) -> list[float]:
+        if self.game.current_player(state) == TERMINAL:
+            return [(value + 1.0) / 2.0 for value in self.game.returns(state)]
+        observations = np.stack([self.env.encoder.encode(state, seat) for seat in range(self.game.num_players)])
+        return [min(1.0, max(0.0, (float(value) + 1.0) / 2.0)) for value in self.evaluator.values(observations)]
+
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
@@ -189,6 +251,15 @@ class MCTSAgent(Agent):
             game.apply(state, action, rng)
             steps += 1
         return [(value + 1.0) / 2.0 for value in game.returns(state)]
+
+
+def _puct(child: _Node | None, prior: float, scale: float) -> float:
+    """A child's PUCT score.  One never tried counts as a win (and is ordered by its prior), so
+    every legal action is tried once: a policy that all but rules out a move (a forced win it was
+    never trained to see) cannot hide it from the search."""
+    if child is None or not child.visits:
+        return 1.0 + scale * prior
+    return child.total / child.visits + scale * prior / (1 + child.visits)
 
 
 def _visits_then_value(node: _Node | None) -> tuple[int, float]:

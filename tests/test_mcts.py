@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -71,8 +73,8 @@ def test_it_finds_a_forced_win() -> None:
     state = position.clone()
     state.race.scores = [target - 1, target - sum(state.dinos)]
     game.check_state(state)
-    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=200))
-    assert agent.search(state, 1) == STOP
+    for options in (SearchOptions(simulations=200), SearchOptions(simulations=200, model="models/dino_hunt_ppo.zip")):
+        assert MCTSAgent(env, seed=0, options=options).search(state, 1) == STOP
 
 
 @pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v0", 2)])
@@ -118,3 +120,16 @@ def test_specs_are_checked_where_agents_are_named(capsys: pytest.CaptureFixture[
         validate_opponents("dino_hunt_v0", {"mcts:simulations=lots": 1.0})
     main(["match", "dino_hunt_v0", "mcts:simulations=10", "cup_counter", "--games", "2"])
     assert "mcts:simulations=10" in capsys.readouterr().out
+
+
+def test_a_learned_evaluator_guides_the_search(tmp_path: Path) -> None:
+    env = dice_envs.make("dino_hunt_v0")
+    agent = make_agent("dino_hunt_v0", "mcts:simulations=40,model=models/dino_hunt_ppo.zip", env, seed=0)
+    outcomes = play_games(env, [agent, make_agent("dino_hunt_v0", "random", env, seed=1)], 2, batch_size=2)
+    assert all(outcome.finished for outcome in outcomes)
+    from training.masked_dqn import MaskedDQN
+    from training.single_agent import SingleAgentEnv
+
+    MaskedDQN("MlpPolicy", SingleAgentEnv("dino_hunt_v0"), policy_kwargs={"net_arch": [8]}).save(tmp_path / "dqn.zip")
+    with pytest.raises(ParameterError, match="has no value head"):
+        make_agent("dino_hunt_v0", f"mcts:model={tmp_path / 'dqn.zip'}", env)

@@ -83,6 +83,22 @@ class PolicyAgent(Agent):
                 actions = th.multinomial(th.softmax(scores, dim=1), 1).squeeze(1)
         return actions.numpy().astype(np.int64)
 
+    def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The policy's distribution over the legal actions of every row (a search's priors)."""
+        with th.no_grad():
+            scores = self._scores(th.as_tensor(observations, dtype=th.float32))
+            scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
+            return th.softmax(scores, dim=1).numpy()
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """The value head's estimate of each row's return for the player observing (MaskablePPO)."""
+        if not isinstance(self.policy, MaskableActorCriticPolicy):
+            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        with th.no_grad():
+            observed = th.as_tensor(observations, dtype=th.float32)
+            features = self.policy.extract_features(observed, self.policy.vf_features_extractor)
+            return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
+
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
         policy = self.policy
