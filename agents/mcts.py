@@ -31,7 +31,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import TERMINAL, Game, ParameterError
 from dice_envs.core.state import GameState
+
+if TYPE_CHECKING:
+    from training.policy_agent import PolicyAgent
 
 SPEC_NAME = "mcts"
 
@@ -103,7 +106,7 @@ class _Node:
 
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
-    description: ClassVar[str] = "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D)"
+    description: ClassVar[str] = "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH)"
 
     def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
         super().__init__(env, seed=seed)
@@ -117,7 +120,7 @@ class MCTSAgent(Agent):
 
             agent = make_agent(self.env.metadata["name"], self.options.rollout, env, seed=seed)
             self.rollout_agents = [agent.for_another_game() for _ in range(self.game.num_players)]
-        self.evaluator: Any = None
+        self.evaluator: PolicyAgent | None = None
         """With ``model``: the trained policy whose priors guide selection and whose value head
         judges new leaves instead of rollouts."""
         if self.options.model is not None:
@@ -217,12 +220,14 @@ class MCTSAgent(Agent):
             node.total += values[player]
 
     def _priors(self, state: GameState, seat: int, legal: list[int]) -> dict[int, float]:
+        assert self.evaluator is not None
         mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
         mask[0, legal] = 1
         probabilities = self.evaluator.probabilities(self.env.encoder.encode(state, seat)[np.newaxis], mask)[0]
         return {action: float(probabilities[action]) for action in legal}
 
     def _leaf_values(self, state: GameState) -> list[float]:
+        assert self.evaluator is not None
         if self.game.current_player(state) == TERMINAL:
             return [(value + 1.0) / 2.0 for value in self.game.returns(state)]
         observations = np.stack([self.env.encoder.encode(state, seat) for seat in range(self.game.num_players)])
