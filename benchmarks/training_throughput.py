@@ -1,6 +1,6 @@
 """Training throughput: environment steps per second as Stable-Baselines3 reports them (``time/fps``).
 
-    python benchmarks/training_throughput.py [--steps 20000] [--opponent random] [--self-play] [--json out.json]
+    python benchmarks/training_throughput.py [--steps 20000] [--opponent random] [--self-play] [--n-envs 8] [--envs GAME ...] [--json out.json]
 
 For every registered game, MaskablePPO and masked DQN each train for ``--steps`` learner steps
 through the single-agent view (every other seat played by ``--opponent``), in one process with
@@ -118,14 +118,14 @@ def references() -> dict[str, tuple[int, Callable[[], gymnasium.Env]]]:
     }
 
 
-def benchmark_config(env_name: str, algorithm: str, steps: int, opponent: str) -> TrainConfig:
+def benchmark_config(env_name: str, algorithm: str, steps: int, opponent: str, n_envs: int = N_ENVS) -> TrainConfig:
     return config_from_dict(
         {
             "name": f"benchmark_{env_name}_{algorithm}",
             "env": {"name": env_name},
             "algorithm": algorithm,
             "total_timesteps": steps,
-            "n_envs": N_ENVS,
+            "n_envs": n_envs,
             "opponents": {opponent: 1.0},
             "hyperparameters": SETTINGS[algorithm],
         },
@@ -151,6 +151,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20_000, help="learner steps per game and algorithm")
     parser.add_argument("--opponent", default="random", help="agent in every other seat")
     parser.add_argument("--self-play", action="store_true", help="also train against snapshots only, lockstep and plain")
+    parser.add_argument("--n-envs", type=int, default=N_ENVS, help=f"environments per training (default {N_ENVS})")
+    parser.add_argument("--envs", nargs="+", help="only these games (the references always run)")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -165,26 +167,27 @@ def main() -> None:
         print(f"{label:<22}{players:>8}{row['ppo']:>17,.0f}{row['dqn']:>16,.0f}{ratios}", flush=True)
 
     for label, (players, factory) in references().items():
-        config = {a: benchmark_config(dice_envs.list_envs()[0], a, args.steps, "random") for a in SETTINGS}  # its settings only
-        report(label, players, {a: measure(config[a], make_vec_env(factory, n_envs=N_ENVS, seed=0), args.steps) for a in SETTINGS})
-    for env_name in dice_envs.list_envs():
+        config = {a: benchmark_config(dice_envs.list_envs()[0], a, args.steps, "random", args.n_envs) for a in SETTINGS}  # its settings only
+        report(label, players, {a: measure(config[a], make_vec_env(factory, n_envs=args.n_envs, seed=0), args.steps) for a in SETTINGS})
+    games = args.envs or dice_envs.list_envs()
+    for env_name in games:
         players = dice_envs.make(env_name, raw=True).game.num_players
         row = {}
         for algorithm in SETTINGS:
-            config = benchmark_config(env_name, algorithm, args.steps, args.opponent)
+            config = benchmark_config(env_name, algorithm, args.steps, args.opponent, args.n_envs)
             row[algorithm] = measure(config, make_training_env(config, seed=0), args.steps)
         report(env_name, players, row)
     if args.self_play:
         print(f"\nMaskablePPO against snapshots of itself only\n{'environment':<22}{'lockstep fps':>14}{'DummyVecEnv fps':>17}{'ratio':>8}")
-        for env_name in dice_envs.list_envs():
-            config = benchmark_config(env_name, "ppo", args.steps, "snapshot")
+        for env_name in games:
+            config = benchmark_config(env_name, "ppo", args.steps, "snapshot", args.n_envs)
             lockstep = measure(config, make_training_env(config, seed=0), args.steps)
             env_kwargs = {"env_name": env_name, "opponents": {"snapshot": 1.0}}
-            plain = measure(config, make_vec_env(SingleAgentEnv, n_envs=N_ENVS, seed=0, env_kwargs=env_kwargs), args.steps)
+            plain = measure(config, make_vec_env(SingleAgentEnv, n_envs=args.n_envs, seed=0, env_kwargs=env_kwargs), args.steps)
             results[f"{env_name} self-play"] = {"lockstep_ppo": lockstep, "dummy_ppo": plain}
             print(f"{env_name:<22}{lockstep:>14,.0f}{plain:>17,.0f}{lockstep / plain:>7.2f}x", flush=True)
     if args.json:
-        meta = {"python": platform.python_version(), "torch": torch.__version__, "steps": args.steps, "opponent": args.opponent}
+        meta = {"python": platform.python_version(), "torch": torch.__version__, "steps": args.steps, "opponent": args.opponent, "n_envs": args.n_envs}
         with open(args.json, "w") as handle:
             json.dump({"meta": meta, "results": results}, handle, indent=2)
 

@@ -51,7 +51,7 @@ from dice_envs.dino_hunt.data import (
     Face,
 )
 from dice_envs.dino_hunt.encoding import ROLLS_SEEN
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd
+from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd, cup_runs_out
 
 NUM_COLOURS = len(DICE_PER_COLOUR)
 POINTS = np.arange(MAX_TURN_POINTS + 1, dtype=np.float64)
@@ -116,7 +116,7 @@ def roll_outcomes(state: TurnState) -> tuple[dict[int, float], dict[TurnState, f
     dinos = dinos_of(state)
     ends: dict[int, float] = defaultdict(float)
     nexts: dict[TurnState, float] = defaultdict(float)
-    if sum(leaves) < DICE_PER_ROLL and sum(cup) == 0:  # must_draw_from_empty_cup
+    if cup_runs_out(sum(leaves), sum(cup)):
         ends[dinos + sum(leaves)] = 1.0
         return dict(ends), {}
     for p_draw, drawn in draws(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
@@ -419,7 +419,7 @@ def seen_roll_outcomes(seen: SeenState) -> tuple[dict[int, float], dict[SeenStat
     _, cup, leaves, dinos, footprints, rolls = seen
     ends: dict[int, float] = defaultdict(float)
     nexts: dict[SeenState, float] = defaultdict(float)
-    if sum(leaves) < DICE_PER_ROLL and sum(cup) == 0:  # must_draw_from_empty_cup
+    if cup_runs_out(sum(leaves), sum(cup)):
         ends[sum(dinos) + sum(leaves)] = 1.0
         return dict(ends), {}
     rolls = min(rolls + 1, ROLLS_SEEN)

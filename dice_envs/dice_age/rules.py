@@ -13,6 +13,7 @@ the only hidden information is the value of other players' shell tiles.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from operator import mul
@@ -633,13 +634,11 @@ def _latest_of_the_strongest(line: list[tuple[int, int]], strength: dict[int, in
     raise AssertionError("unreachable: a tied owner has dice in the line")
 
 
-def hunting_bonus_holders(state: DiceAgeState) -> list[list[int]]:
-    """For each prey kind, the players with the most cards of it (none for mammoth or nobody)."""
-    holders: list[list[int]] = []
-    for bonus, counts in zip(HUNTING_BONUS, zip(*[player.prey for player in state.players])):  # (counts: by seat)
-        best = max(counts)
-        holders.append([seat for seat, count in enumerate(counts) if count == best] if bonus and best else [])
-    return holders
+def holds_hunting_bonus(bonus: int, count: int, counts: Sequence[int]) -> bool:
+    """Whether a player with ``count`` cards of a prey kind holds its hunting bonus (worth
+    ``bonus``; none for mammoth): the most cards of it, ``counts`` being every player's, and one
+    at least."""
+    return bool(bonus and count and count == max(counts))
 
 
 def score_breakdowns(state: DiceAgeState) -> list[dict[str, int]]:
@@ -655,7 +654,7 @@ def score_breakdown(state: DiceAgeState, seat: int) -> dict[str, int]:
     hunting = bonuses_won = 0
     counts_by_kind = zip(*[other.prey for other in state.players])
     for bonus, count, counts in zip(HUNTING_BONUS, prey, counts_by_kind):
-        if bonus and count and count == max(counts):  # a holder (see ``hunting_bonus_holders``)
+        if holds_hunting_bonus(bonus, count, counts):
             hunting += bonus // counts.count(count) // BONUS_ROUNDING * BONUS_ROUNDING
             bonuses_won += 1
     counted = (

@@ -8,7 +8,6 @@ turn with nothing; needing to draw from an empty cup turns the Leaves into Dinos
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
@@ -146,7 +145,7 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
             return
         cup, leaves = state.cup, state.leaves
         in_hand, in_cup = sum(leaves), sum(cup)
-        if in_hand < DICE_PER_ROLL and not in_cup:  # must_draw_from_empty_cup
+        if cup_runs_out(in_hand, in_cup):
             self._end_turn(state, CUP_EMPTY, sum(state.dinos) + in_hand)
             return
         num_drawn = min(DICE_PER_ROLL - in_hand, in_cup)
@@ -168,7 +167,7 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         state.rolls += 1
         if sum(footprints) >= STOMPS_TO_END_TURN:
             self._end_turn(state, STOMPED, 0)
-        elif in_cup == num_drawn and sum(leaves) < DICE_PER_ROLL:  # must_draw_from_empty_cup
+        elif cup_runs_out(sum(leaves), in_cup - num_drawn):
             # Going on would need a draw from the empty cup, which scores the Leaves as Dinos with
             # no risk; stopping would score less.  The turn ends here (see the rules document).
             self._end_turn(state, CUP_EMPTY, sum(state.dinos) + sum(leaves))
@@ -197,12 +196,6 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         return float(self.params.target_score)
 
 
-def roll_hand(rng: np.random.Generator, hand: Sequence[int]) -> list[tuple[int, int]]:
-    """Roll ``hand[colour]`` dice of each colour, green first; returns (colour, face) per die."""
-    dice = DICE_OF_HAND[tuple(hand)]
-    return outcomes(dice, rng.random(len(dice)).tolist())
-
-
 def outcomes(dice: tuple[DieOutcomes, ...], uniforms: list[float]) -> list[tuple[int, int]]:
     """(colour, face) of each of these dice, rolled with one uniform each."""
     return list(map(getitem, dice, faces_of(uniforms)))  # each die's outcome for its face index
@@ -210,5 +203,10 @@ def outcomes(dice: tuple[DieOutcomes, ...], uniforms: list[float]) -> list[tuple
 
 def must_draw_from_empty_cup(state: DinoHuntState) -> bool:
     """Rolling again would need new dice and the cup has none: "you've found all the dinosaurs"."""
-    return sum(state.leaves) < DICE_PER_ROLL and sum(state.cup) == 0
+    return cup_runs_out(sum(state.leaves), sum(state.cup))
+
+
+def cup_runs_out(leaves_in_hand: int, dice_in_cup: int) -> bool:
+    """``must_draw_from_empty_cup`` from the two counts (the engine and the solvers have them)."""
+    return leaves_in_hand < DICE_PER_ROLL and not dice_in_cup
 

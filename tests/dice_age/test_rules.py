@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from dice_envs.core.engine import TERMINAL, ParameterError
-from dice_envs.dice_age.data import EXTRA_HUNT, ROUNDS, SHELL_VALUES, Die, Honor, Prey, Prosperity, Tile
+from dice_envs.dice_age.data import EXTRA_HUNT, HUNTING_BONUS, ROUNDS, SHELL_VALUES, Die, Honor, Prey, Prosperity, Tile
 from dice_envs.dice_age.rules import (
     COUNSEL_REROLL,
     COUNSEL_SELECT,
@@ -33,12 +33,22 @@ from dice_envs.dice_age.rules import (
     DiceAge,
     DiceAgeParams,
     DiceAgeState,
-    hunting_bonus_holders,
+    holds_hunting_bonus,
     score_breakdowns,
     strongest_owner,
     winners_of,
 )
 from tests.helpers import ScriptedRng, pick
+
+
+def hunting_bonus_holders(state: DiceAgeState) -> list[list[int]]:
+    """For each prey kind, the seats that hold its hunting bonus (by the engine's rule)."""
+    counts_by_kind = list(zip(*[player.prey for player in state.players]))
+    return [
+        [seat for seat, count in enumerate(counts) if holds_hunting_bonus(bonus, count, counts)]
+        for bonus, counts in zip(HUNTING_BONUS, counts_by_kind)
+    ]
+
 
 S, L, W, B = int(Die.SMALL), int(Die.LARGE), int(Die.WANDERER), int(Die.BARBARIAN)
 SMALL_SIZE, LARGE_SIZE = 0, 1
