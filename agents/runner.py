@@ -118,6 +118,7 @@ def play_games(
     seed: int = 0,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_decision: DecisionHook | None = None,
+    first_game: int = 0,
 ) -> list[GameOutcome]:
     """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as
     ``play_match``; the outcomes are in game order.
@@ -130,10 +131,14 @@ def play_games(
     draw them in batch order, so results are reproducible from ``seed`` and ``batch_size``; other
     batch sizes give results identical in distribution.  An agent that ``remembers`` gets a copy per
     table.  An illegal choice raises ``ValueError`` naming the agent and the game.  ``on_decision``
-    sees every decision as it is made (e.g. to value an agent's choices exactly).
+    sees every decision as it is made (e.g. to value an agent's choices exactly).  The games are
+    numbered from ``first_game``, so a match split into parts (``training.parallel``) deals and
+    seats each game as the whole match would.
     """
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
+    if first_game < 0:
+        raise ParameterError(f"first_game must be 0 or more, got {first_game}")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ParameterError(f"batch_size must be a whole number of at least 1, got {batch_size!r}")
     num_players = len(agents)
@@ -142,7 +147,7 @@ def play_games(
     game, encoder = env.game, env.encoder
     max_steps = env.unwrapped.max_steps
     outcomes: list[GameOutcome | None] = [None] * num_games
-    games = iter(range(num_games))
+    games = iter(range(first_game, first_game + num_games))
 
     def deal(players: list[Agent]) -> _Table | None:
         """The next game, played by ``players``; ``None`` once every game has been dealt."""
@@ -153,7 +158,7 @@ def play_games(
                 player.reset()
             if not game.is_terminal(table.state):
                 return table
-            outcomes[number] = _outcome(game, table, finished=True)
+            outcomes[number - first_game] = _outcome(game, table, finished=True)
         return None
 
     playing = [deal([agent.for_another_game() for agent in agents]) for _ in range(min(batch_size, num_games))]
@@ -191,7 +196,7 @@ def play_games(
         for table in tables:
             finished = game.is_terminal(table.state)
             if finished or table.steps >= max_steps:
-                outcomes[table.number] = _outcome(game, table, finished)
+                outcomes[table.number - first_game] = _outcome(game, table, finished)
                 next_table = deal(table.players)
                 if next_table is None:
                     continue

@@ -27,9 +27,10 @@ from typing import Any
 
 import dice_envs
 from agents import Agent, make_agent
-from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, play_games, standings_from
+from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from training.parallel import LineupBuilder, Part, play_parts, split_games
 from training.policy_agent import make_agent_from_spec
 from training.specs import spec_label
 
@@ -79,7 +80,9 @@ class TournamentResult:
     entrants: list[str]
     pairings: list[Pairing]
     batch_size: int = DEFAULT_BATCH_SIZE
-    """Games played at once (``play_games``): with the seed, what reproduces a result exactly."""
+    """Games played at once (``play_games``): with the seed and workers, what reproduces a result exactly."""
+    workers: int = 1
+    """Processes each pairing's games were split over (``training.parallel``)."""
     standings: dict[str, Standing] = field(default_factory=dict)
     elo: dict[str, float] = field(default_factory=dict)
 
@@ -109,23 +112,29 @@ def run_tournament(
     focus: str | None = None,
     on_pairing: Callable[[Pairing], None] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    workers: int = 1,
 ) -> TournamentResult:
     """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it.
-    Each pairing plays ``batch_size`` games at once (``agents.runner.play_games``)."""
+    Each pairing plays ``batch_size`` games at once (``agents.runner.play_games``), its games split
+    over ``workers`` processes (``training.parallel``)."""
     labels = numbered_labels([entrant.label for entrant in entrants])
     if len(labels) < 2:
         raise ParameterError("a tournament needs at least two agents")
     if focus is not None and focus not in labels:
         raise ParameterError(f"focus {focus!r} is not among the agents {', '.join(labels)}")
-    env = dice_envs.make(env_name, **dict(env_kwargs or {}))
-    num_players = env.game.num_players
-    result = TournamentResult(env_name, num_players, games, seed, filler, labels, [], batch_size)
-    for (i, first), (j, second) in itertools.combinations(enumerate(entrants), 2):
-        if focus is not None and focus not in (labels[i], labels[j]):
-            continue
-        agents = [first.build(env, seed * 1000), second.build(env, seed * 1000 + 1)]
-        agents += [make_agent(env_name, filler, env, seed=seed * 1000 + seat) for seat in range(2, num_players)]
-        outcomes = play_games(env, agents, games, seed, batch_size)
+    env_kwargs = dict(env_kwargs or {})
+    num_players = dice_envs.make(env_name, **env_kwargs).game.num_players
+    result = TournamentResult(env_name, num_players, games, seed, filler, labels, [], batch_size, workers)
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(entrants)), 2) if focus is None or focus in (labels[i], labels[j])]
+    runs = split_games(games, workers)
+    parts = [
+        Part(env_name, _lineup(env_name, entrants[i], entrants[j], filler, seed), first, count, number, seed, batch_size, env_kwargs)
+        for i, j in pairs
+        for number, (first, count) in enumerate(runs)
+    ]
+    played = play_parts(parts, workers)
+    for i, j in pairs:
+        outcomes = [outcome for _ in runs for outcome in next(played)]
         pairing = _pairing(outcomes, labels[i], labels[j], num_players)
         result.pairings.append(pairing)
         if on_pairing is not None:
@@ -133,6 +142,17 @@ def run_tournament(
     result.standings = _overall_standings(result)
     result.elo = bradley_terry_elo(result.entrants, result.pairings)
     return result
+
+
+def _lineup(env_name: str, first: Entrant, second: Entrant, filler: str, seed: int) -> LineupBuilder:
+    """The two entrants in the first two seats, ``filler`` agents in the rest."""
+
+    def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
+        base = seed * 1000 + seed_offset
+        agents = [first.build(env, base), second.build(env, base + 1)]
+        return agents + [make_agent(env_name, filler, env, seed=base + seat) for seat in range(2, env.game.num_players)]
+
+    return build
 
 
 def _pairing(outcomes: Sequence[GameOutcome], first: str, second: str, num_players: int) -> Pairing:
@@ -270,6 +290,7 @@ def to_json(result: TournamentResult) -> dict[str, Any]:
         "games_per_pairing": result.games_per_pairing,
         "seed": result.seed,
         "batch_size": result.batch_size,
+        "workers": result.workers,
         "filler": result.filler if result.num_players > 2 else None,
         "standings": {label: {**standing(result.standings[label]), "elo": result.elo[label]} for label in result.entrants},
         "pairings": [

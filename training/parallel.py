@@ -1,0 +1,113 @@
+"""Play games on several cores: a match's games split into one contiguous part per worker.
+
+    runs = split_games(num_games, workers)   # [(first_game, count), ...]
+    for outcomes in play_parts([Part(...) for ...], workers): ...
+
+Each part is played by ``agents.runner.play_games`` in a worker process with its lineup built
+there, its games numbered as in the whole match (so each is dealt and seated as the whole match
+would deal and seat it), and its agents seeded from the match seed and the part's number
+(``part_seed``).  A result is therefore reproducible from the seed, the batch size and the number
+of workers, and one worker plays exactly what ``play_games`` plays in this process.
+
+Workers are forked, so a lineup may be built by any function, a closure or a user's own agent
+class included, with nothing to pickle but the outcomes; each worker runs torch on one thread (the
+workers already use every core).  Where ``fork`` is not available, use one worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import dice_envs
+from agents.base import Agent
+from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, play_games
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
+
+PART_SEED_STRIDE = 1_000_003
+"""Added to every agent seed once per part, so the parts' agents draw unrelated numbers (part 0
+keeps the match's own seeds: one worker plays what ``play_games`` plays)."""
+
+LineupBuilder = Callable[[DiceGameEnv, int], Sequence[Agent]]
+"""``(env, seed_offset) -> one agent per seat``; the offset is added to each agent's usual seed."""
+
+
+def default_workers() -> int:
+    """Every core this process may use (``--workers`` defaults to it in the commands that play many games)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Part:
+    """Games ``first_game .. first_game + num_games - 1`` of a match, and how to seat its lineup."""
+
+    env_name: str
+    build: LineupBuilder
+    first_game: int
+    num_games: int
+    number: int
+    """The part's number within its match: what its agents' seeds are offset by."""
+    seed: int = 0
+    batch_size: int = DEFAULT_BATCH_SIZE
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def split_games(num_games: int, workers: int) -> list[tuple[int, int]]:
+    """``num_games`` as up to ``workers`` contiguous ``(first_game, count)`` runs of near-equal size."""
+    if num_games < 1:
+        raise ParameterError(f"games must be at least 1, got {num_games}")
+    check_workers(workers)
+    parts = min(workers, num_games)
+    bounds = [num_games * k // parts for k in range(parts + 1)]
+    return [(bounds[k], bounds[k + 1] - bounds[k]) for k in range(parts)]
+
+
+def check_workers(workers: int) -> None:
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(f"workers must be a whole number of at least 1, got {workers!r}")
+    if workers > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        raise ParameterError("playing on several workers needs the 'fork' start method (Linux); use --workers 1 here")
+
+
+def part_seed(part_number: int) -> int:
+    return PART_SEED_STRIDE * part_number
+
+
+def play_part(part: Part) -> list[GameOutcome]:
+    env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
+    agents = part.build(env, part_seed(part.number))
+    return play_games(env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game)
+
+
+_PARTS: list[Part] = []
+"""The parts being played by ``play_parts``, inherited by the forked workers."""
+
+
+def _play_part_at(index: int) -> list[GameOutcome]:
+    return play_part(_PARTS[index])
+
+
+def _one_thread() -> None:
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
+def play_parts(parts: Sequence[Part], workers: int) -> Iterator[list[GameOutcome]]:
+    """Each part's outcomes, in the order given, as soon as it and those before it are played;
+    parts run on up to ``workers`` processes at once."""
+    check_workers(workers)
+    if workers == 1 or len(parts) <= 1:
+        yield from map(play_part, parts)
+        return
+    global _PARTS
+    _PARTS = list(parts)
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(parts)), initializer=_one_thread) as pool:
+            yield from pool.imap(_play_part_at, range(len(parts)), chunksize=1)
+    finally:
+        _PARTS = []
