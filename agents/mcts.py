@@ -21,7 +21,16 @@ decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1
 ``rollout`` (``random`` or any agent of the game by name: it plays every seat), ``depth`` (rollout
 steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
-AlphaZero, instead of rollouts).  A decision with one legal action costs no search.
+AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
+the points the searcher scores in the current turn, below).  A decision with one legal action
+costs no search.
+
+With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
+player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
+until then, and is worth the points its score gained since the root over the most one turn can
+score (``game.max_turn_points``), so values stay in [0, 1] and the UCB1 constant means what it does
+for games.  This is the single-turn problem the exact solvers of ``agents/solvers`` answer, so
+``benchmarks/optimality.py --search-budgets`` measures the search against the truth.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ if TYPE_CHECKING:
     from training.policy_agent import PolicyAgent
 
 SPEC_NAME = "mcts"
+OBJECTIVES = ("game", "turn")
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,7 @@ class SearchOptions:
     rollout: str = "random"
     depth: int | None = None
     model: str | None = None
+    objective: str = "game"
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -64,6 +75,11 @@ class SearchOptions:
             raise ParameterError(f"mcts: exploration must be 0 or more, got {self.exploration!r}")
         if self.depth is not None and self.depth < 1:
             raise ParameterError(f"mcts: depth must be at least 1, got {self.depth!r}")
+        if self.objective not in OBJECTIVES:
+            raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+        if self.objective == "turn" and (self.depth is not None or self.model is not None):
+            # A turn is played to its end, and the value head judges games, not turns.
+            raise ParameterError("mcts: objective=turn takes neither depth nor model")
 
 
 def is_search_spec(spec: str) -> bool:
@@ -83,7 +99,7 @@ def parse_options(spec: str) -> SearchOptions:
         if not sep or key not in types:
             raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
         try:
-            values[key] = value if key in ("rollout", "model") else (float(value) if key in ("seconds", "exploration") else int(value))
+            values[key] = value if key in ("rollout", "model", "objective") else (float(value) if key in ("seconds", "exploration") else int(value))
         except ValueError:
             raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
     return SearchOptions(**values)
@@ -106,12 +122,16 @@ class _Node:
 
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
-    description: ClassVar[str] = "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH)"
+    description: ClassVar[str] = (
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn)"
+    )
 
     def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
         super().__init__(env, seed=seed)
         self.options = options or SearchOptions()
         self.game: Game[Any, Any] = self.env.game
+        if self.options.objective == "turn" and self.game.max_turn_points is None:
+            raise ParameterError(f"mcts: objective=turn needs a race game played in turns (Dino Hunt or Dalek Dice), not {self.game.name}")
         self.picks = random.Random(int(self.rng.integers(2**63)))
         self.rollout_agents: list[Agent] = []
         """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
@@ -146,13 +166,15 @@ class MCTSAgent(Agent):
         root = _Node()
         options = self.options
         deadline = time.perf_counter() + options.seconds if options.seconds is not None else None
+        turn = (seat, self.game.scores(state)[seat]) if options.objective == "turn" else None
         simulations = 0
         while (simulations < options.simulations) if deadline is None else (time.perf_counter() < deadline or not simulations):
-            self._simulate(root, self.game.resample_hidden(state, seat, self.rng))
+            self._simulate(root, self.game.resample_hidden(state, seat, self.rng), turn)
             simulations += 1
         return max(legal, key=lambda action: _visits_then_value(root.children.get(action)))
 
-    def _simulate(self, root: _Node, state: GameState) -> None:
+    def _simulate(self, root: _Node, state: GameState, turn: tuple[int, int] | None) -> None:
+        """One simulation; ``turn``: with ``objective=turn``, the searcher's seat and its score at the root."""
         if self.evaluator is not None:
             self._simulate_guided(root, state)
             return
@@ -160,7 +182,7 @@ class MCTSAgent(Agent):
         node, path = root, []
         while True:
             player = game.current_player(state)
-            if player == TERMINAL:
+            if player == TERMINAL or (turn is not None and player != turn[0]):
                 break
             legal = game.legal_actions(state)
             untried = [action for action in legal if action not in node.children]
@@ -179,7 +201,7 @@ class MCTSAgent(Agent):
             node = node.children[action]
             game.apply(state, action, rng)
             path.append((node, player))
-        values = self._rollout(state)
+        values = self._rollout(state, turn)
         for node, player in path:
             node.visits += 1
             node.total += values[player]
@@ -236,13 +258,14 @@ class MCTSAgent(Agent):
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
-    def _rollout(self, state: GameState) -> list[float]:
-        """Play on to the end (or ``depth`` steps) with the rollout policy; one value per seat."""
+    def _rollout(self, state: GameState, turn: tuple[int, int] | None) -> list[float]:
+        """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
+        rollout policy; one value per seat."""
         game, rng = self.game, self.rng
         for agent in self.rollout_agents:
             agent.reset()
         steps = 0
-        while (seat := game.current_player(state)) != TERMINAL:
+        while (seat := game.current_player(state)) != TERMINAL and (turn is None or seat == turn[0]):
             if self.options.depth is not None and steps >= self.options.depth:
                 return _relative_scores(game.scores(state))
             legal = game.legal_actions(state)
@@ -255,6 +278,12 @@ class MCTSAgent(Agent):
                 action = int(self.rollout_agents[seat].act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
             game.apply(state, action, rng)
             steps += 1
+        if turn is not None:
+            # Every node on the path is the searcher's own decision: only its value is read.
+            values = [0.0] * game.num_players
+            # Over the most one turn can score: values stay in [0, 1], as UCB1 assumes.
+            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / game.max_turn_points
+            return values
         return [(value + 1.0) / 2.0 for value in game.returns(state)]
 
 

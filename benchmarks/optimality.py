@@ -6,6 +6,7 @@
     python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino.zip --win-games 1000
     python benchmarks/optimality.py --agent cup_counter --regret-games 5000
     python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino_hunt_ppo_turn.zip --exact --turns 0
+    python benchmarks/optimality.py --search-budgets 10,30,100,300,1000 --turns 2000
 
 Printed for each game:
 
@@ -17,6 +18,10 @@ Printed for each game:
 * for each ``--agent``, a simulated estimate of its points per turn through the real
   environment (single turns from the start of a game), with a 95% confidence interval, and as
   a fraction of the optimum (``--turns 0``: none);
+* with ``--search-budgets N,N,...``, the search's convergence to the optimum: for each budget,
+  ``mcts:objective=turn,simulations=N`` (the search maximising the turn's points, as the solvers
+  do) simulated over ``--turns`` turns as above, and its mean seconds per searched decision
+  (one with a choice);
 * for 2-player Dino Hunt: ``player_0``'s chance of winning (a shared win counts half) when both
   players play ``optimal_win``, and with ``--win-games N`` each ``--agent``'s win rate against
   ``optimal_win`` with seats rotated (Wilson 95% interval; a shared win counts as a win, as in
@@ -27,9 +32,10 @@ Printed for each game:
   win rate.
 
 An ``--agent`` is a name for every game that has an agent by that name (``random``,
-``cup_counter``, ...), ``ENV:NAME`` for one game, or ``ENV:model:PATH`` for a trained model
-(needs the training extras).  From Python, ``points_per_turn`` and ``win_rate_vs_optimal`` take
-any ``agents.base.Agent`` factory, so trained agents plug in directly.
+``cup_counter``, ...) or the search (``mcts:simulations=100``), ``ENV:NAME`` or ``ENV:mcts:...``
+for one game, or ``ENV:model:PATH`` for a trained model (needs the training extras).  From
+Python, ``points_per_turn`` and ``win_rate_vs_optimal`` take any ``agents.base.Agent`` factory,
+so trained agents plug in directly.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +59,13 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes, make_agent
 from agents.base import Agent
+from agents.mcts import SPEC_NAME as MCTS_NAME
+from agents.mcts import MCTSAgent, is_search_spec, parse_options
 from agents.runner import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.state import GameState
 from dice_envs.dino_hunt.rules import ROLL, STOP
 
 GAMES = ("dino_hunt_v0", "dalek_dice_v0")
@@ -252,6 +262,57 @@ def win_regret_vs_optimal(
     return WinRegret(games, mean, low, high, float(np.mean(seat_values)) - mean)
 
 
+class _TimedSearch(MCTSAgent):
+    """``mcts`` that adds the seconds of each decision it searched (one with a choice) to ``seconds``."""
+
+    def __init__(self, env: DiceGameEnv, seed: int, spec: str, seconds: list[float]) -> None:
+        super().__init__(env, seed=seed, options=parse_options(spec))
+        self.seconds = seconds
+
+    def search(self, state: GameState, seat: int) -> int:
+        start = time.perf_counter()
+        action = super().search(state, seat)
+        if len(self.game.legal_actions(state)) > 1:
+            self.seconds.append(time.perf_counter() - start)
+        return action
+
+
+@dataclass(frozen=True)
+class SearchRow:
+    """The turn-maximising search at one budget: its points per turn against the optimum."""
+
+    spec: str
+    simulations: int
+    turns: int
+    mean: float
+    low: float
+    high: float
+    optimum: float
+    seconds_per_decision: float
+    """Mean seconds of a decision with a choice (one with a single legal action costs no search)."""
+
+
+def search_convergence(
+    env_name: str,
+    budgets: Sequence[int],
+    turns: int,
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+) -> list[SearchRow]:
+    """``mcts:objective=turn,simulations=N`` for each budget ``N``, simulated as ``points_per_turn``
+    does (the same turns for every budget), against the exact optimum."""
+    optimum = optimal_points_per_turn(env_name)
+    rows = []
+    for simulations in budgets:
+        spec = f"{MCTS_NAME}:objective=turn,simulations={simulations}"
+        seconds: list[float] = []
+        factory = partial(_TimedSearch, seed=seed, spec=spec, seconds=seconds)
+        mean, low, high = mean_interval(turn_points_sample(env_name, factory, turns, seed, env_kwargs, batch_size))
+        rows.append(SearchRow(spec, simulations, turns, mean, low, high, optimum, float(np.mean(seconds)) if seconds else 0.0))
+    return rows
+
+
 def _timed(function: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     start = time.perf_counter()
     result = function(*args)
@@ -266,7 +327,7 @@ def _agents_for(env_name: str, specs: Sequence[str]) -> list[str]:
         if sep and game in dice_envs.list_envs():
             if game == env_name:
                 names.append(rest)
-        elif spec in known:
+        elif spec in known or is_search_spec(spec):
             names.append(spec)
     return names
 
@@ -280,6 +341,7 @@ def report(
     regret_games: int = 0,
     exact: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    search_budgets: Sequence[int] = (),
 ) -> None:
     for env_name in GAMES:
         optimum, seconds = _timed(optimal_points_per_turn, env_name)
@@ -292,7 +354,7 @@ def report(
                 print(f"  {cls.name:<16} exact {value:9.6f} points per turn = {value / optimum:6.2%} of optimal   ({seconds:.1f} s, at scores 0)")
         for name in _agents_for(env_name, specs):
             agent = _factory(env_name, name, seed)(env) if exact else None
-            if agent is not None and agent.name == "random":
+            if agent is not None and agent.name in ("random", MCTS_NAME):
                 print(f"  {name:<16} no exact figure: policy evaluation needs a deterministic agent")
             elif agent is not None:
                 value, seconds = _timed(exact_points_per_turn, env_name, agent)
@@ -305,6 +367,14 @@ def report(
                 print(
                     f"  {name:<16} simulated {mean:7.3f} [{low:.3f}, {high:.3f}] points per turn over {turns} turns"
                     f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
+                )
+        if search_budgets:
+            print(f"  search maximising the turn's points (mcts:objective=turn,simulations=N), {turns} turns per budget:")
+            print(f"  {'N':>6}  {'points per turn [95%]':<23}  {'of optimal [95%]':<23}  {'ms per decision':>15}")
+            for row in search_convergence(env_name, search_budgets, turns, seed, batch_size=batch_size):
+                print(
+                    f"  {row.simulations:>6}  {row.mean:6.3f} [{row.low:6.3f}, {row.high:6.3f}]  "
+                    f"{row.mean / optimum:6.1%} [{row.low / optimum:6.1%}, {row.high / optimum:6.1%}]  {row.seconds_per_decision * 1000:15.3f}"
                 )
         if env_name == "dino_hunt_v0":
             params = env.unwrapped.game.params
@@ -331,6 +401,17 @@ def report(
         print()
 
 
+def _budgets(text: str) -> tuple[int, ...]:
+    """``10,30,100`` -> the budgets, each a whole number of at least 1."""
+    try:
+        budgets = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers separated by commas, got {text!r}") from None
+    if not budgets or min(budgets) < 1:
+        raise argparse.ArgumentTypeError(f"every budget must be at least 1, got {text!r}")
+    return budgets
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="agent to measure (repeat): NAME, ENV:NAME or ENV:model:PATH")
@@ -346,13 +427,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help=f"games (or turns) played at once, a model asked about all of them in one pass (default {DEFAULT_BATCH_SIZE})"
     )
+    parser.add_argument(
+        "--search-budgets",
+        type=_budgets,
+        default=(),
+        metavar="N,N,...",
+        help="simulations per decision of mcts:objective=turn, one table row each: its points per turn against the optimum, over --turns turns",
+    )
     parser.add_argument("--no-exact-heuristics", action="store_true", help="skip the exact policy evaluation of the heuristics (about 20 s for Dalek Dice)")
     args = parser.parse_args(argv)
     if args.turns < 0:
         parser.error(f"--turns must be 0 or more, got {args.turns}")
     if args.batch_size < 1:
         parser.error(f"--batch-size must be at least 1, got {args.batch_size}")
-    report(args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact, args.batch_size)
+    if args.search_budgets and args.turns < 2:
+        parser.error(f"--search-budgets needs --turns of at least 2 (an interval), got {args.turns}")
+    report(
+        args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact, args.batch_size, args.search_budgets
+    )
 
 
 if __name__ == "__main__":

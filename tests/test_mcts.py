@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ from agents import make_agent
 from agents.mcts import MCTSAgent, SearchOptions, parse_options
 from agents.runner import play_games
 from dice_envs.core.engine import ParameterError
-from dice_envs.dino_hunt.rules import ROLL_OR_STOP, STOP
+from dice_envs.dino_hunt.rules import ROLL, ROLL_OR_STOP, STOP
 from tests.conformance.playouts import random_playout
 
 
@@ -133,3 +135,76 @@ def test_a_learned_evaluator_guides_the_search(tmp_path: Path) -> None:
     MaskedDQN("MlpPolicy", SingleAgentEnv("dino_hunt_v0"), policy_kwargs={"net_arch": [8]}).save(tmp_path / "dqn.zip")
     with pytest.raises(ParameterError, match="has no value head"):
         make_agent("dino_hunt_v0", f"mcts:model={tmp_path / 'dqn.zip'}", env)
+
+
+def test_the_objective_comes_from_the_spec() -> None:
+    assert parse_options("mcts").objective == "game"
+    assert parse_options("mcts:objective=turn,simulations=5") == SearchOptions(simulations=5, objective="turn")
+    env = dice_envs.make("dino_hunt_v0")
+    for spec, message in [
+        ("mcts:objective=points", "objective must be one of game, turn, got 'points'"),
+        ("mcts:objective=turn,depth=5", "objective=turn takes neither depth nor model"),
+        ("mcts:objective=turn,model=models/dino_hunt_ppo.zip", "objective=turn takes neither depth nor model"),
+    ]:
+        with pytest.raises(ParameterError, match=message):
+            make_agent("dino_hunt_v0", spec, env)
+
+
+@pytest.mark.parametrize("env_name", dice_envs.list_envs())
+def test_the_turn_objective_is_for_race_games_only(env_name: str) -> None:
+    env = dice_envs.make(env_name)
+    if env_name in ("dino_hunt_v0", "dalek_dice_v0"):
+        assert make_agent(env_name, "mcts:objective=turn", env).options.objective == "turn"
+    else:
+        with pytest.raises(ParameterError, match=f"objective=turn needs a race game played in turns .*, not {env_name}"):
+            make_agent(env_name, "mcts:objective=turn", env)
+
+
+def _dino_hunt_position(seed_range: range, wanted: Callable[[Any], bool]) -> Any:
+    """A copy of the first roll-or-stop decision of ``player_1`` that ``wanted`` accepts, in random games."""
+    game = dice_envs.make("dino_hunt_v0").game
+    for seed in seed_range:
+        for state in random_playout(game, seed):
+            if state.decision == ROLL_OR_STOP and state.race.current == 1 and wanted(state):
+                return state.clone()
+    raise AssertionError("no such position")
+
+
+def test_the_turn_objective_banks_what_a_roll_would_likely_lose() -> None:
+    """``player_1``, last in the final round, holds two Footprints and at least five Dinos but
+    would still trail by one if it stopped: only rolling can win the game, while the turn's points
+    are worth more kept (the exact solver agrees).  The turn objective stops; the game's rolls."""
+    env = dice_envs.make("dino_hunt_v0")
+    game = env.game
+    state = _dino_hunt_position(range(300), lambda s: sum(s.footprints) == 2 and sum(s.dinos) >= 5)
+    leader = game.params.target_score + 5
+    state.race.scores = [leader, leader - 1 - sum(state.dinos)]
+    state.race.final_round = True
+    game.check_state(state)
+    assert make_agent("dino_hunt_v0", "optimal_points", env).act_at([state], 1) == [STOP]
+    assert MCTSAgent(env, seed=0, options=SearchOptions(simulations=200, objective="turn")).search(state, 1) == STOP
+    assert MCTSAgent(env, seed=0, options=SearchOptions(simulations=200)).search(state, 1) == ROLL
+
+
+def test_the_turn_objective_rolls_when_little_is_at_risk() -> None:
+    env = dice_envs.make("dino_hunt_v0")
+    state = _dino_hunt_position(range(300), lambda s: not sum(s.footprints) and sum(s.dinos) <= 1)
+    assert make_agent("dino_hunt_v0", "optimal_points", env).act_at([state], 1) == [ROLL]
+    assert MCTSAgent(env, seed=0, options=SearchOptions(simulations=200, objective="turn")).search(state, 1) == ROLL
+
+
+def test_the_optimality_benchmark_measures_the_search() -> None:
+    from benchmarks.optimality import _agents_for, optimal_points_per_turn, search_convergence
+
+    specs = ["mcts:simulations=3", "dalek_dice_v0:mcts:objective=turn", "dino_hunt_v0:mcts:simulations=4", "cup_counter"]
+    assert _agents_for("dino_hunt_v0", specs) == ["mcts:simulations=3", "mcts:simulations=4", "cup_counter"]
+    assert _agents_for("dalek_dice_v0", specs) == ["mcts:simulations=3", "mcts:objective=turn"]
+    rows = search_convergence("dalek_dice_v0", [2, 6], turns=6, seed=3)
+    assert [(row.spec, row.simulations, row.turns) for row in rows] == [
+        ("mcts:objective=turn,simulations=2", 2, 6),
+        ("mcts:objective=turn,simulations=6", 6, 6),
+    ]
+    for row in rows:
+        assert row.optimum == optimal_points_per_turn("dalek_dice_v0")
+        assert row.low <= row.mean <= row.high and row.mean >= 0
+        assert row.seconds_per_decision > 0

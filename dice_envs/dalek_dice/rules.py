@@ -19,7 +19,7 @@ from dice_envs.core.chance import roll_dice
 from dice_envs.core.engine import TERMINAL, Game, GameParams, require_int
 from dice_envs.core.race import Race, end_turn
 from dice_envs.core.state import GameState
-from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
+from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, MAX_TURN_POINTS, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
 
 KEEP_HUMAN_4, KEEP_HUMAN_2, KEEP_DALEK_3, KEEP_DALEK_2, ROLL, STOP = range(6)
 ACTION_NAMES = (
@@ -112,6 +112,7 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
     state_class = DalekDiceState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+    max_turn_points = MAX_TURN_POINTS
 
     def initial_state(self, rng: np.random.Generator) -> DalekDiceState:
         state = DalekDiceState(

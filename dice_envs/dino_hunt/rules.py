@@ -24,6 +24,7 @@ from dice_envs.dino_hunt.data import (
     DICE_PER_COLOUR,
     DICE_PER_ROLL,
     FACES_BY_COLOUR,
+    MAX_TURN_POINTS,
     STOMPS_TO_END_TURN,
 )
 
@@ -113,6 +114,7 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
     state_class = DinoHuntState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+    max_turn_points = MAX_TURN_POINTS
 
     def initial_state(self, rng: np.random.Generator) -> DinoHuntState:
         return DinoHuntState(
