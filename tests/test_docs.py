@@ -38,3 +38,18 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     command = 'pip install -e ".[dev]" && python -m pytest'
     assert command in readme and command in ci
+
+
+def test_the_readme_ladder_example_rates_a_policy_from_another_library(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The README's example, run as written against a small stored ladder (a few games)."""
+    from training import ladder
+
+    monkeypatch.setitem(ladder.LADDERS, "dice_age_v0", ladder.Ladder("dice_age_v0", ("random", "best_prey"), games=6, agent_games=6))
+    monkeypatch.setattr(ladder, "STORE", tmp_path)
+    ladder.save_ladder(ladder.build_ladder("dice_age_v0"))
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("## Strength ladder", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    printed: list[str] = []
+    exec(compile(example.replace("games=40", "games=4"), "README.md", "exec"), {"print": printed.append, "__name__": "readme"})
+    assert printed[0].startswith("dice_age_v0: torch_policy is rated ")
+    assert "best_prey" in printed[0]

@@ -7,6 +7,8 @@
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
     dice-envs export runs/<dir> models/dino_hunt_ppo.zip                 the final policy alone, for sharing
     dice-envs match dino_hunt_v0 cup_counter random  play N games, seats rotated
+    dice-envs ladder dice_age_v0 model:models/dice_age_ppo.zip       rate an agent on the strength ladder
+    dice-envs ladder --leaderboard                   every built-in agent's ladder rating
     dice-envs demo                                   scripted agents against each other in every game
 
 Agents are named by spec: ``random``, a heuristic's name (``dice-envs list``), or ``model:PATH``.
@@ -25,8 +27,10 @@ from pathlib import Path
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
 from agents.mcts import MCTSAgent
-from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_games, play_match, standings_from
+from agents.base import Agent
+from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.engine import ParameterError
+from training.parallel import Part, default_workers, play_parts, split_games
 from training.single_agent import gymnasium_id
 from training.specs import model_path, spec_label
 
@@ -49,12 +53,19 @@ seed_value = whole_number(0)
 """A ``--seed``: NumPy's generators take no negative seed."""
 
 
-def add_batch_size(parser: argparse.ArgumentParser) -> None:
+def add_batch_size(parser: argparse.ArgumentParser, workers: int = 1) -> None:
     parser.add_argument(
         "--batch-size",
         type=whole_number(1),
         default=DEFAULT_BATCH_SIZE,
         help=f"games played at once; a trained model decides for all of them in one network pass (default {DEFAULT_BATCH_SIZE})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=whole_number(1),
+        default=workers,
+        help=f"processes the games are split over, e.g. one per core for a search agent (default {workers}; "
+        "a result is reproducible from --seed, --batch-size and --workers)",
     )
 
 
@@ -74,14 +85,22 @@ def list_command(_: argparse.Namespace) -> None:
 
 def match_command(args: argparse.Namespace) -> None:
     params = parse_params(args.param)
-    if not any(model_path(spec) for spec in args.agents):
+    if args.workers == 1 and not any(model_path(spec) for spec in args.agents):
         print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params, args.batch_size)))
         return
     from training.policy_agent import make_agent_from_spec
 
-    env = dice_envs.make(args.env, **{"num_players": len(args.agents), **params})
-    agents = [make_agent_from_spec(args.env, spec, env, seed=args.seed * 1000 + i) for i, spec in enumerate(args.agents)]
-    outcomes = play_games(env, agents, args.games, args.seed, args.batch_size)
+    params = {"num_players": len(args.agents), **params}
+
+    def lineup(env: dice_envs.DiceGameEnv, seed_offset: int) -> list[Agent]:
+        return [make_agent_from_spec(args.env, spec, env, seed=args.seed * 1000 + seed_offset + i) for i, spec in enumerate(args.agents)]
+
+    lineup(dice_envs.make(args.env, **params), 0)  # a bad spec or model is one clear line now, not in a worker
+    parts = [
+        Part(args.env, lineup, first, count, number, args.seed, args.batch_size, params)
+        for number, (first, count) in enumerate(split_games(args.games, args.workers))
+    ]
+    outcomes = [outcome for played in play_parts(parts, args.workers) for outcome in played]
     print(format_standings(standings_from(outcomes, numbered_labels([spec_label(spec) for spec in args.agents]))))
 
 
@@ -129,11 +148,37 @@ def evaluate_command(args: argparse.Namespace) -> None:
     def report(pairing: Pairing) -> None:
         print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
 
-    result = run_tournament(args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size)
+    result = run_tournament(
+        args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size, workers=args.workers
+    )
     print(format_table(result))
     out = Path(args.out) if args.out else Path("runs") / "evaluations" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, markdown_path = save_result(result, out, "tournament")
     print(f"\nsaved {json_path} and {markdown_path}")
+
+
+def ladder_command(args: argparse.Namespace) -> None:
+    from training.ladder import build_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
+    from training.tournament import Pairing, entrant_from_spec
+
+    def report(pairing: Pairing) -> None:
+        print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
+
+    if args.leaderboard:
+        if args.env or args.agent or args.rebuild:
+            raise ParameterError("--leaderboard takes no game, agent or --rebuild")
+        print(leaderboard_markdown(), end="")
+    elif args.env is None:
+        raise ParameterError("name a game: dice-envs ladder GAME AGENT (or --leaderboard)")
+    elif args.rebuild:
+        if args.agent:
+            raise ParameterError("--rebuild replays the rungs' own games and takes no agent")
+        print(f"saved {save_ladder(build_ladder(args.env, args.seed, args.workers, on_pairing=report))}")
+    elif args.agent is None:
+        raise ParameterError(f"name the agent to rate: dice-envs ladder {args.env} AGENT")
+    else:
+        entrant = entrant_from_spec(args.env, args.agent)
+        print(format_rating(rate_agent(args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_pairing=report)))
 
 
 def play_command(args: argparse.Namespace) -> None:
@@ -233,6 +278,16 @@ def build_parser() -> argparse.ArgumentParser:
         evaluate.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. num_players=3")
         evaluate.add_argument("--out", help="directory for tournament.json and tournament.md (default: runs/evaluations/<env>-<time>)")
         evaluate.set_defaults(run=evaluate_command)
+
+    ladder = commands.add_parser("ladder", help="rate an agent on the game's strength ladder (random = 0)")
+    ladder.add_argument("env", nargs="?", choices=dice_envs.list_envs())
+    ladder.add_argument("agent", nargs="?", help="the agent spec to rate: a built-in agent, mcts:..., or model:PATH")
+    ladder.add_argument("--games", type=whole_number(1), help="games against each rung (default: the ladder's, about 10 minutes at most)")
+    ladder.add_argument("--seed", type=seed_value, default=0)
+    add_batch_size(ladder, workers=default_workers())
+    ladder.add_argument("--rebuild", action="store_true", help="replay the rungs' own round robin and store it (maintainers)")
+    ladder.add_argument("--leaderboard", action="store_true", help="every rung's rating per game, as Markdown (docs/leaderboard.md)")
+    ladder.set_defaults(run=ladder_command)
 
     play = commands.add_parser("play", help="play a game in the terminal against agents")
     play.add_argument("env", choices=dice_envs.list_envs())

@@ -1,0 +1,112 @@
+"""The strength ladder (``training/ladder.py``): stored round robins, rating an agent, the leaderboard."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.base import Agent
+from dice_envs.core.engine import ParameterError
+from training import ladder as ladders
+from training.cli import main
+from training.ladder import LADDERS, Ladder, build_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
+from training.tournament import Entrant, entrant_from_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = Ladder("dino_hunt_v0", ("random", "two_footprints", "cup_counter"), games=30, agent_games=30)
+
+
+@pytest.fixture
+def small_ladder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A three-rung Dino Hunt ladder, played and stored in a temporary directory."""
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", SMALL)
+    save_ladder(build_ladder("dino_hunt_v0", seed=1), tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("env_name", sorted(LADDERS))
+def test_every_stored_ladder_is_current(env_name: str) -> None:
+    """Played with today's rungs, game counts and models: a retrained model must rebuild it."""
+    stored = load_ladder(env_name)
+    assert stored.labels[0] == "random" and len(stored.pairings) == len(stored.labels) * (len(stored.labels) - 1) // 2
+    assert all(pairing.first.games == LADDERS[env_name].games for pairing in stored.pairings)
+
+
+def test_the_leaderboard_is_generated_from_the_stored_ladders() -> None:
+    assert (ROOT / "docs" / "leaderboard.md").read_text() == leaderboard_markdown()
+
+
+def test_rating_an_agent_uses_the_stored_games_and_anchors_random(small_ladder: Path) -> None:
+    rating = rate_agent("dino_hunt_v0", entrant_from_spec("dino_hunt_v0", "optimal_points"), games=30, seed=2, store=small_ladder)
+    assert rating.rung_ratings["random"] == 0
+    assert rating.rung_ratings["cup_counter"] > 100 and rating.rating > 100
+    low, high = rating.interval
+    assert low < rating.rating < high
+    assert [pairing.labels for pairing in rating.results] == [("optimal_points", rung) for rung in SMALL.rungs]
+    assert all(pairing.first.games == 30 for pairing in rating.results)
+    text = format_rating(rating)
+    assert text.startswith(f"dino_hunt_v0: optimal_points is rated {rating.rating:.0f}")
+
+
+def test_a_rung_rated_again_is_told_apart(small_ladder: Path) -> None:
+    rating = rate_agent("dino_hunt_v0", entrant_from_spec("dino_hunt_v0", "random"), games=20, seed=2, store=small_ladder)
+    assert rating.agent == "random (rated)" and abs(rating.rating) < 250
+
+
+class NeverRolls(Agent):
+    """One's own agent (stops as soon as it may): it must rate near the bottom."""
+
+    name = "never_rolls"
+    description = "stops whenever stopping is legal"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(np.flatnonzero(action_mask)[-1])
+
+
+def test_ones_own_agent_is_rated_on_workers(small_ladder: Path) -> None:
+    entrant = Entrant("never_rolls", lambda env, seed: NeverRolls(env, seed=seed))
+    rating = rate_agent("dino_hunt_v0", entrant, games=20, seed=0, workers=2, store=small_ladder)
+    assert rating.rating < rating.rung_ratings["cup_counter"]
+
+
+def test_a_stale_ladder_says_to_rebuild(small_ladder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", Ladder("dino_hunt_v0", ("random", "cup_counter"), games=30, agent_games=30))
+    with pytest.raises(ParameterError, match="other rungs or game counts; rebuild it with `dice-envs ladder dino_hunt_v0 --rebuild`"):
+        load_ladder("dino_hunt_v0", small_ladder)
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", SMALL)
+    path = small_ladder / "dino_hunt_v0.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "pairings": data["pairings"][1:]}))
+    with pytest.raises(ParameterError, match="does not hold one pairing for every two rungs"):
+        load_ladder("dino_hunt_v0", small_ladder)
+
+
+def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    ladder = Ladder("dino_hunt_v0", ("random", "model:models/dino_hunt_ppo.zip"), games=4, agent_games=4)
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", ladder)
+    save_ladder(build_ladder("dino_hunt_v0"), tmp_path)
+    assert load_ladder("dino_hunt_v0", tmp_path).labels == ["random", "dino_hunt_ppo"]
+    monkeypatch.setattr(ladders, "REPOSITORY", tmp_path)
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "dino_hunt_ppo.zip").write_bytes(b"retrained")
+    with pytest.raises(ParameterError, match="other versions of model:models/dino_hunt_ppo.zip"):
+        load_ladder("dino_hunt_v0", tmp_path)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["ladder"], "name a game"),
+        (["ladder", "dino_hunt_v0"], "name the agent to rate"),
+        (["ladder", "dino_hunt_v0", "random", "--rebuild"], "--rebuild replays the rungs' own games and takes no agent"),
+        (["ladder", "dino_hunt_v0", "--leaderboard"], "--leaderboard takes no game"),
+        (["ladder", "dino_hunt_v0", "nobody"], "no agent 'nobody' for dino_hunt_v0"),
+    ],
+)
+def test_bad_ladder_commands_are_one_clear_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert message in capsys.readouterr().err
