@@ -1,0 +1,80 @@
+"""What one decision of the ``mcts`` agent costs: milliseconds per searched decision, in real games.
+
+    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=models/age_of_craft_ppo.zip trader
+    python benchmarks/search_cost.py mammoth_hunters_v1 mcts:simulations=50 raider raider --games 2
+
+The search plays seat 0 against the given agents (one per other seat) for ``--games`` games, one
+process, one torch thread, seats rotated, and every decision it searches (one with a choice; a
+forced move costs nothing) is timed.  Printed: the decisions timed, the mean, median, 95th
+percentile and largest milliseconds.  The issue's budget is 0.5 s per decision on one core: run
+this on an otherwise idle core, since a busy one inflates every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import dice_envs
+from agents.mcts import MCTSAgent, is_search_spec, parse_options
+from agents.runner import play_games
+from dice_envs.core.state import GameState
+from training.policy_agent import make_agent_from_spec
+
+
+class TimedSearch(MCTSAgent):
+    """``mcts`` that records the seconds of every decision it searched."""
+
+    def __init__(self, env: dice_envs.DiceGameEnv, spec: str, seed: int) -> None:
+        super().__init__(env, seed=seed, options=parse_options(spec))
+        self.seconds: list[float] = []
+
+    def search(self, state: GameState, seat: int) -> int:
+        start = time.perf_counter()
+        action = super().search(state, seat)
+        if len(self.game.legal_actions(state)) > 1:
+            self.seconds.append(time.perf_counter() - start)
+        return action
+
+
+def decision_seconds(env_name: str, spec: str, opponents: Sequence[str], games: int, seed: int = 0) -> list[float]:
+    """Seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``."""
+    env = dice_envs.make(env_name, num_players=1 + len(opponents))
+    search = TimedSearch(env, spec, seed)
+    others = [make_agent_from_spec(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
+    play_games(env, [search, *others], games, seed, batch_size=1)
+    return search.seconds
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("env", choices=dice_envs.list_envs())
+    parser.add_argument("search", help="the mcts spec, e.g. mcts:simulations=100")
+    parser.add_argument("opponents", nargs="+", help="one agent spec per other seat")
+    parser.add_argument("--games", type=int, default=4, help="games played (default 4)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not is_search_spec(args.search):
+        parser.error(f"not an mcts spec: {args.search!r}")
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    import torch
+
+    torch.set_num_threads(1)  # one core, as the budget is stated
+    ms = np.array(decision_seconds(args.env, args.search, args.opponents, args.games, args.seed)) * 1000
+    print(
+        f"{args.env} {args.search} vs {' '.join(args.opponents)}: {ms.size} searched decisions in {args.games} games; "
+        f"ms per decision mean {ms.mean():.1f}, median {np.median(ms):.1f}, 95th percentile {np.percentile(ms, 95):.1f}, max {ms.max():.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
