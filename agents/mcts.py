@@ -7,9 +7,13 @@ Cowling, Powley and Whitehouse 2012): every simulation starts from a fresh *dete
 real position with everything the searcher cannot see redrawn by ``game.resample_hidden``, so the
 search never uses hidden information (Dice Age's shell values, Mammoth Hunters' hands, deck order
 and fire tiles).  Chance is sampled from the engine as it plays (``game.apply`` with the search's
-generator), so a node is reached by a sequence of actions, whatever the dice did on the way
-("open loop").  Actions legal in one determinisation and not another are handled as ISMCTS does:
-a child's UCB1 term counts the visits in which it was available.
+generator).  By default (``chance=open``) a node is reached by a sequence of actions, whatever the
+dice did on the way ("open loop").  With ``chance=closed`` the node an action leads to is chosen by
+what the searching seat observes after it (its encoded observation): a node is a sequence of
+actions and of the searcher's observations along it, so each chance outcome the searcher can tell
+apart gets its own subtree, and nothing it cannot see separates two.  Actions legal in one
+determinisation and not another are handled as ISMCTS does: a child's UCB1 term counts the visits
+in which it was available.
 
 Each node keeps the value of the player who chose the action leading to it, and a simulation
 returns one value per seat (max-n): a multi-player game is searched as one, not as two sides.
@@ -22,8 +26,8 @@ decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1
 steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
-the points the searcher scores in the current turn, below).  A decision with one legal action
-costs no search.
+the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
+``closed``: above; with a ``model`` too).  A decision with one legal action costs no search.
 
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
@@ -54,6 +58,7 @@ if TYPE_CHECKING:
 
 SPEC_NAME = "mcts"
 OBJECTIVES = ("game", "turn")
+CHANCES = ("open", "closed")
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class SearchOptions:
     depth: int | None = None
     model: str | None = None
     objective: str = "game"
+    chance: str = "open"
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -77,6 +83,8 @@ class SearchOptions:
             raise ParameterError(f"mcts: depth must be at least 1, got {self.depth!r}")
         if self.objective not in OBJECTIVES:
             raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+        if self.chance not in CHANCES:
+            raise ParameterError(f"mcts: chance must be one of {', '.join(CHANCES)}, got {self.chance!r}")
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
@@ -99,7 +107,7 @@ def parse_options(spec: str) -> SearchOptions:
         if not sep or key not in types:
             raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
         try:
-            values[key] = value if key in ("rollout", "model", "objective") else (float(value) if key in ("seconds", "exploration") else int(value))
+            values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration") else int(value))
         except ValueError:
             raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
     return SearchOptions(**values)
@@ -107,9 +115,11 @@ def parse_options(spec: str) -> SearchOptions:
 
 class _Node:
     """Statistics of one action sequence from the root: visits, the total value of the player who
-    chose its last action, and how often that action was available when its parent was visited."""
+    chose its last action, and how often that action was available when its parent was visited.
+    With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
+    for each observation of the searcher after the action (whose ``children`` are the next actions)."""
 
-    __slots__ = ("children", "visits", "total", "available", "priors")
+    __slots__ = ("children", "visits", "total", "available", "priors", "outcomes")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -118,12 +128,22 @@ class _Node:
         self.available = 0
         self.priors: dict[int, float] | None = None
         """With a learned evaluator: the policy's probability of each action, from the first visit."""
+        self.outcomes: dict[bytes, _Node] | None = None
+
+    def outcome(self, key: bytes) -> _Node:
+        """The node reached through this action when the searcher then observes ``key`` (closed loop)."""
+        if self.outcomes is None:
+            self.outcomes = {}
+        node = self.outcomes.get(key)
+        if node is None:
+            node = self.outcomes[key] = _Node()
+        return node
 
 
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn,chance=open|closed)"
     )
 
     def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
@@ -160,25 +180,42 @@ class MCTSAgent(Agent):
     # ------------------------------------------------------------ the search
     def search(self, state: GameState, seat: int) -> int:
         """The most visited action at the root after the budget, for ``seat`` to play at ``state``."""
+        return self.search_visits(state, seat)[0]
+
+    def search_visits(self, state: GameState, seat: int) -> tuple[int, np.ndarray]:
+        """``search``'s move and the root's visit count of every action (zero for illegal ones):
+        the distribution a learner imitates (``training/distill.py``; AlphaZero's policy target).
+        One legal action is counted once, with no search."""
         legal = self.game.legal_actions(state)
+        counts = np.zeros(self.game.num_actions, dtype=np.int64)
         if len(legal) == 1:
-            return legal[0]
+            counts[legal[0]] = 1
+            return legal[0], counts
         root = _Node()
         options = self.options
         deadline = time.perf_counter() + options.seconds if options.seconds is not None else None
         turn = (seat, self.game.scores(state)[seat]) if options.objective == "turn" else None
         simulations = 0
         while (simulations < options.simulations) if deadline is None else (time.perf_counter() < deadline or not simulations):
-            self._simulate(root, self.game.resample_hidden(state, seat, self.rng), turn)
+            self._simulate(root, self.game.resample_hidden(state, seat, self.rng), seat, turn)
             simulations += 1
-        return max(legal, key=lambda action: _visits_then_value(root.children.get(action)))
+        for action, child in root.children.items():
+            counts[action] = child.visits
+        return max(legal, key=lambda action: _visits_then_value(root.children.get(action))), counts
 
-    def _simulate(self, root: _Node, state: GameState, turn: tuple[int, int] | None) -> None:
-        """One simulation; ``turn``: with ``objective=turn``, the searcher's seat and its score at the root."""
+    def _observed(self, state: GameState, seat: int) -> bytes:
+        """What ``seat`` observes at ``state``, as a key: its encoded observation, nothing hidden
+        from it (``chance=closed`` chooses the node an action leads to by it)."""
+        return self.env.encoder.encode(state, seat).tobytes()
+
+    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, int] | None) -> None:
+        """One simulation for the searcher ``seat``; ``turn``: with ``objective=turn``, the
+        searcher's seat and its score at the root."""
         if self.evaluator is not None:
-            self._simulate_guided(root, state)
+            self._simulate_guided(root, state, seat)
             return
         game, rng = self.game, self.rng
+        closed = self.options.chance == "closed"
         node, path = root, []
         while True:
             player = game.current_player(state)
@@ -198,18 +235,21 @@ class MCTSAgent(Agent):
                 path.append((child, player))
                 break
             action = max(legal, key=lambda a: self._ucb(node.children[a]))
-            node = node.children[action]
+            child = node.children[action]
             game.apply(state, action, rng)
-            path.append((node, player))
+            path.append((child, player))
+            node = child.outcome(self._observed(state, seat)) if closed else child
         values = self._rollout(state, turn)
         for node, player in path:
             node.visits += 1
             node.total += values[player]
 
-    def _simulate_guided(self, root: _Node, state: GameState) -> None:
+    def _simulate_guided(self, root: _Node, state: GameState, seat: int) -> None:
         """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
-        judged by the value head from every seat's point of view instead of a rollout."""
+        judged by the value head from every seat's point of view instead of a rollout.  Closed
+        loop: priors and the parent's visit count belong to the node the observation leads to."""
         game, rng = self.game, self.rng
+        closed = self.options.chance == "closed"
         node, path = root, []
         root.visits += 1
         while True:
@@ -233,10 +273,14 @@ class MCTSAgent(Agent):
                 child.available = 1
             game.apply(state, action, rng)
             path.append((child, player))
-            node = child
             if expanded:
                 values = self._leaf_values(state)
                 break
+            if closed:
+                node = child.outcome(self._observed(state, seat))
+                node.visits += 1  # its visits count simulations through it, this one included, as the root's do
+            else:
+                node = child
         for node, player in path:
             node.visits += 1
             node.total += values[player]

@@ -7,6 +7,7 @@
     python benchmarks/optimality.py --agent cup_counter --regret-games 5000
     python benchmarks/optimality.py --agent dino_hunt_v0:model:models/dino_hunt_ppo_turn.zip --exact --turns 0
     python benchmarks/optimality.py --search-budgets 10,30,100,300,1000 --turns 2000
+    python benchmarks/optimality.py --search-budgets 10,100,1000 --search-options chance=closed --turns 1000
 
 Printed for each game:
 
@@ -21,7 +22,8 @@ Printed for each game:
 * with ``--search-budgets N,N,...``, the search's convergence to the optimum: for each budget,
   ``mcts:objective=turn,simulations=N`` (the search maximising the turn's points, as the solvers
   do) simulated over ``--turns`` turns as above, and its mean seconds per searched decision
-  (one with a choice);
+  (one with a choice); ``--search-options KEY=VALUE,...`` adds further ``mcts`` options to every
+  row (``chance=closed``, ``rollout=protect_humans``, ``exploration=0.5``, ...);
 * for 2-player Dino Hunt: ``player_0``'s chance of winning (a shared win counts half) when both
   players play ``optimal_win``, and with ``--win-games N`` each ``--agent``'s win rate against
   ``optimal_win`` with seats rotated (Wilson 95% interval; a shared win counts as a win, as in
@@ -299,13 +301,15 @@ def search_convergence(
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
+    options: str = "",
 ) -> list[SearchRow]:
     """``mcts:objective=turn,simulations=N`` for each budget ``N``, simulated as ``points_per_turn``
-    does (the same turns for every budget), against the exact optimum."""
+    does (the same turns for every budget), against the exact optimum; ``options``: further
+    ``mcts`` options for every row (``chance=closed,exploration=0.5``)."""
     optimum = optimal_points_per_turn(env_name)
     rows = []
     for simulations in budgets:
-        spec = f"{MCTS_NAME}:objective=turn,simulations={simulations}"
+        spec = f"{MCTS_NAME}:objective=turn,simulations={simulations}" + (f",{options}" if options else "")
         seconds: list[float] = []
         factory = partial(_TimedSearch, seed=seed, spec=spec, seconds=seconds)
         mean, low, high = mean_interval(turn_points_sample(env_name, factory, turns, seed, env_kwargs, batch_size))
@@ -342,6 +346,7 @@ def report(
     exact: bool = False,
     batch_size: int = DEFAULT_BATCH_SIZE,
     search_budgets: Sequence[int] = (),
+    search_options: str = "",
 ) -> None:
     for env_name in GAMES:
         optimum, seconds = _timed(optimal_points_per_turn, env_name)
@@ -369,9 +374,10 @@ def report(
                     f" = {mean / optimum:6.2%} [{low / optimum:.2%}, {high / optimum:.2%}] of optimal"
                 )
         if search_budgets:
-            print(f"  search maximising the turn's points (mcts:objective=turn,simulations=N), {turns} turns per budget:")
+            extra = f",{search_options}" if search_options else ""
+            print(f"  search maximising the turn's points (mcts:objective=turn,simulations=N{extra}), {turns} turns per budget:")
             print(f"  {'N':>6}  {'points per turn [95%]':<23}  {'of optimal [95%]':<23}  {'ms per decision':>15}")
-            for row in search_convergence(env_name, search_budgets, turns, seed, batch_size=batch_size):
+            for row in search_convergence(env_name, search_budgets, turns, seed, batch_size=batch_size, options=search_options):
                 print(
                     f"  {row.simulations:>6}  {row.mean:6.3f} [{row.low:6.3f}, {row.high:6.3f}]  "
                     f"{row.mean / optimum:6.1%} [{row.low / optimum:6.1%}, {row.high / optimum:6.1%}]  {row.seconds_per_decision * 1000:15.3f}"
@@ -412,6 +418,19 @@ def _budgets(text: str) -> tuple[int, ...]:
     return budgets
 
 
+def _search_options(text: str) -> str:
+    """``chance=closed,exploration=0.5`` -> the same text, once ``mcts`` accepts it; the budget and
+    the objective are the table's own."""
+    keys = {pair.partition("=")[0] for pair in filter(None, text.split(","))}
+    if keys & {"simulations", "seconds", "objective"}:
+        raise argparse.ArgumentTypeError(f"the rows set simulations and objective=turn themselves (no seconds), got {text!r}")
+    try:
+        parse_options(f"{MCTS_NAME}:objective=turn,{text}")
+    except ParameterError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--agent", action="append", default=[], metavar="SPEC", help="agent to measure (repeat): NAME, ENV:NAME or ENV:model:PATH")
@@ -434,6 +453,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="N,N,...",
         help="simulations per decision of mcts:objective=turn, one table row each: its points per turn against the optimum, over --turns turns",
     )
+    parser.add_argument(
+        "--search-options",
+        type=_search_options,
+        default="",
+        metavar="KEY=VALUE,...",
+        help="further mcts options for every --search-budgets row, e.g. chance=closed (default: none)",
+    )
     parser.add_argument("--no-exact-heuristics", action="store_true", help="skip the exact policy evaluation of the heuristics (about 20 s for Dalek Dice)")
     args = parser.parse_args(argv)
     if args.turns < 0:
@@ -443,7 +469,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.search_budgets and args.turns < 2:
         parser.error(f"--search-budgets needs --turns of at least 2 (an interval), got {args.turns}")
     report(
-        args.agent, args.turns, args.win_games, args.seed, not args.no_exact_heuristics, args.regret_games, args.exact, args.batch_size, args.search_budgets
+        args.agent,
+        args.turns,
+        args.win_games,
+        args.seed,
+        not args.no_exact_heuristics,
+        args.regret_games,
+        args.exact,
+        args.batch_size,
+        args.search_budgets,
+        args.search_options,
     )
 
 

@@ -79,10 +79,12 @@ def test_it_finds_a_forced_win() -> None:
         assert MCTSAgent(env, seed=0, options=options).search(state, 1) == STOP
 
 
+@pytest.mark.parametrize("chance", ["open", "closed"])
 @pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v0", 2)])
-def test_it_cannot_peek(env_name: str, players: int) -> None:
+def test_it_cannot_peek(env_name: str, players: int, chance: str) -> None:
     """Two positions that differ only in what the searcher cannot see get the same decisions from
-    the same seed: every simulation starts from a redeal of exactly the hidden part."""
+    the same seed: every simulation starts from a redeal of exactly the hidden part, and a closed
+    loop's nodes are told apart by what the searcher observes only."""
     env = dice_envs.make(env_name, num_players=players)
     game = env.game
     states = [state.clone() for state in random_playout(game, seed=3)]
@@ -94,8 +96,10 @@ def test_it_cannot_peek(env_name: str, players: int) -> None:
         other = game.resample_hidden(state, seat, np.random.default_rng(99))
         if other.to_json() == state.to_json():
             continue  # nothing hidden from this seat here
-        first, second = (MCTSAgent(env, seed=5, options=SearchOptions(simulations=12)) for _ in range(2))
+        first, second = (MCTSAgent(env, seed=5, options=SearchOptions(simulations=12, chance=chance)) for _ in range(2))
         assert first.search(state, seat) == second.search(other, seat)
+        if chance == "closed":  # a node is told apart by what the seat sees, never by what it cannot
+            assert first._observed(state, seat) == first._observed(other, seat)
         compared += 1
     assert compared >= 3
 
@@ -208,3 +212,76 @@ def test_the_optimality_benchmark_measures_the_search() -> None:
         assert row.optimum == optimal_points_per_turn("dalek_dice_v0")
         assert row.low <= row.mean <= row.high and row.mean >= 0
         assert row.seconds_per_decision > 0
+
+
+def test_the_chance_option_comes_from_the_spec() -> None:
+    assert parse_options("mcts").chance == "open"
+    assert parse_options("mcts:chance=closed,objective=turn") == SearchOptions(chance="closed", objective="turn")
+    env = dice_envs.make("dino_hunt_v0")
+    assert make_agent("dino_hunt_v0", "mcts:chance=closed,model=models/dino_hunt_ppo.zip", env).options.chance == "closed"
+    with pytest.raises(ParameterError, match="mcts: chance must be one of open, closed, got 'shut'"):
+        make_agent("dino_hunt_v0", "mcts:chance=shut", env)
+
+
+def test_the_benchmark_passes_search_options_to_its_rows(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.optimality import main, search_convergence
+
+    rows = search_convergence("dino_hunt_v0", [3], turns=4, seed=1, options="chance=closed")
+    assert [row.spec for row in rows] == ["mcts:objective=turn,simulations=3,chance=closed"]
+    for bad, message in [("chance=shut", "chance must be one of open, closed"), ("simulations=5", "the rows set simulations and objective=turn")]:
+        with pytest.raises(SystemExit):
+            main(["--search-budgets", "3", "--search-options", bad])
+        assert message in capsys.readouterr().err
+
+
+def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
+    """After rolling, the closed loop's nodes are the rolls the searcher can tell apart (each its
+    own keep choices); the open loop keeps one node for the roll, whatever the dice showed."""
+    from agents.mcts import _Node
+    from dice_envs.dalek_dice.rules import ROLL
+
+    env = dice_envs.make("dalek_dice_v0")
+    game = env.game
+    state = game.initial_state(np.random.default_rng(0))  # the mandatory first roll: one choice
+    roots = {}
+    for chance in ("open", "closed"):
+        agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=60, objective="turn", chance=chance))
+        roots[chance] = root = _Node()
+        for _ in range(60):
+            agent._simulate(root, state.clone(), 0, (0, 0))
+    assert roots["open"].children[ROLL].outcomes is None
+    outcomes = roots["closed"].children[ROLL].outcomes
+    assert outcomes is not None and len(outcomes) > 20  # a roll of ten dice: hundreds of outcomes
+    assert all(len(key) == len(env.encoder.encode(state, 0).tobytes()) for key in outcomes)
+    assert sum(1 for node in outcomes.values() if node.children) >= 2  # outcomes met again are searched below, each apart
+
+
+# A Dalek Dice position (from a random game) where what to keep depends on the next roll's
+# outcome: two Exterminate!s and a Doctor kept, 2 Humans against 8 Daleks, three Human 4s rolled
+# and nothing to roll again.  The optimum keeps a Human 4 (14.03 points expected) rather than
+# rolling the three dice (11.71): after keeping it, whether to roll the last two dice or keep more
+# depends on what they show.
+ROLL_DEPENDENT_DALEK_POSITION = (
+    '{"decision": "KEEP", "doctors": 1, "exterminates": 2, "kept": [0, 1, 2, 1], "kept_this_roll": 5,'
+    ' "last_roll": [3, 1, 2, 1, 0, 1], "last_turn_end": "STOPPED", "last_turn_points": 0, "race": {"contenders":'
+    ' [0, 1], "current": 1, "final_round": false, "round": 14, "scores": [12, 26], "tiebreak_rounds": 0,'
+    ' "winners": []}, "rolled": [3, 0, 0, 0], "rolls": 2, "to_reroll": 0}'
+)
+
+
+def test_a_closed_loop_tells_rolls_apart_where_an_open_loop_mixes_them() -> None:
+    """At 300 simulations the closed loop keeps the Human 4 under every seed, as the exact solver
+    does; the open loop, whose nodes after a roll mix every outcome, rolls the rest under most.
+    (Given ten times the budget the open loop finds it too.)"""
+    from dice_envs.dalek_dice.rules import KEEP_HUMAN_4, ROLL
+
+    env = dice_envs.make("dalek_dice_v0")
+    state = env.game.state_class.from_json(ROLL_DEPENDENT_DALEK_POSITION)
+    env.game.check_state(state)
+    assert make_agent("dalek_dice_v0", "optimal_points", env).act_at([state], 1) == [KEEP_HUMAN_4]
+    picks = {
+        chance: [MCTSAgent(env, seed=seed, options=SearchOptions(simulations=300, objective="turn", chance=chance)).search(state, 1) for seed in range(10)]
+        for chance in ("open", "closed")
+    }
+    assert picks["closed"] == [KEEP_HUMAN_4] * 10
+    assert picks["open"].count(ROLL) >= 6
