@@ -2,17 +2,21 @@
 
     python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=models/age_of_craft_ppo.zip trader
     python benchmarks/search_cost.py mammoth_hunters_v1 mcts:simulations=50 raider raider --games 2
+    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=models/age_of_craft_ppo.zip trader --profile
 
 The search plays seat 0 against the given agents (one per other seat) for ``--games`` games, one
 process, one torch thread, seats rotated, and every decision it searches (one with a choice; a
 forced move costs nothing) is timed in CPU time (``time.process_time``): what the decision costs
 one core, which other jobs on the machine do not inflate as they inflate wall time.  Printed: the
-decisions timed, the mean, median, 95th percentile and largest milliseconds.
+decisions timed, the mean, median, 95th percentile and largest milliseconds; with ``--profile``,
+also where the search's time goes (``cProfile``, the searches only, by cumulative time).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import sys
 import time
 from collections.abc import Sequence
@@ -33,22 +37,26 @@ from training.policy_agent import make_agent_from_spec
 class TimedSearch(MCTSAgent):
     """``mcts`` that records the CPU seconds of every decision it searched."""
 
-    def __init__(self, env: dice_envs.DiceGameEnv, spec: str, seed: int) -> None:
+    def __init__(self, env: dice_envs.DiceGameEnv, spec: str, seed: int, profile: cProfile.Profile | None = None) -> None:
         super().__init__(env, seed=seed, options=parse_options(spec))
         self.seconds: list[float] = []
+        self.profile = profile
 
     def search(self, state: GameState, seat: int) -> int:
         start = time.process_time()
-        action = super().search(state, seat)
+        action = super().search(state, seat) if self.profile is None else self.profile.runcall(super().search, state, seat)
         if len(self.game.legal_actions(state)) > 1:
             self.seconds.append(time.process_time() - start)
         return action
 
 
-def decision_seconds(env_name: str, spec: str, opponents: Sequence[str], games: int, seed: int = 0) -> list[float]:
-    """CPU seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``."""
+def decision_seconds(
+    env_name: str, spec: str, opponents: Sequence[str], games: int, seed: int = 0, profile: cProfile.Profile | None = None
+) -> list[float]:
+    """CPU seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``
+    (profiled into ``profile`` if given, which makes each slower)."""
     env = dice_envs.make(env_name, num_players=1 + len(opponents))
-    search = TimedSearch(env, spec, seed)
+    search = TimedSearch(env, spec, seed, profile)
     others = [make_agent_from_spec(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
     play_games(env, [search, *others], games, seed, batch_size=1)
     return search.seconds
@@ -61,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("opponents", nargs="+", help="one agent spec per other seat")
     parser.add_argument("--games", type=int, default=4, help="games played (default 4)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--profile", action="store_true", help="also print where the searches' time goes (cProfile)")
     args = parser.parse_args(argv)
     if not is_search_spec(args.search):
         parser.error(f"not an mcts spec: {args.search!r}")
@@ -69,11 +78,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     import torch
 
     torch.set_num_threads(1)  # one core, as the budget is stated
-    ms = np.array(decision_seconds(args.env, args.search, args.opponents, args.games, args.seed)) * 1000
+    profile = cProfile.Profile() if args.profile else None
+    ms = np.array(decision_seconds(args.env, args.search, args.opponents, args.games, args.seed, profile)) * 1000
     print(
         f"{args.env} {args.search} vs {' '.join(args.opponents)}: {ms.size} searched decisions in {args.games} games; "
         f"ms per decision mean {ms.mean():.1f}, median {np.median(ms):.1f}, 95th percentile {np.percentile(ms, 95):.1f}, max {ms.max():.1f}"
     )
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
 
 
 if __name__ == "__main__":
