@@ -76,7 +76,8 @@ LADDERS: dict[str, Ladder] = {
         ),
         Ladder(
             "dice_age_v0",
-            ("random", "best_prey", "planner", "mcts:simulations=25", "mcts:simulations=100", "model:models/dice_age_ppo.zip"),
+            ("random", "best_prey", "planner", "mcts:simulations=25", "mcts:simulations=100", "model:models/dice_age_ppo.zip",
+             "model:models/dice_age_search.zip"),
             games=200,
             agent_games=200,
         ),

@@ -21,13 +21,15 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import dice_envs
 from agents.base import Agent
 from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+
+T = TypeVar("T")
 
 PART_SEED_STRIDE = 1_000_003
 """Added to every agent seed once per part, so the parts' agents draw unrelated numbers (part 0
@@ -86,10 +88,12 @@ def play_part(part: Part) -> list[GameOutcome]:
 
 _PARTS: list[Part] = []
 """The parts being played by ``play_parts``, inherited by the forked workers."""
+_PLAY: list[Callable[[Part], Any]] = []
+"""And the function that plays each of them."""
 
 
-def _play_part_at(index: int) -> list[GameOutcome]:
-    return play_part(_PARTS[index])
+def _play_part_at(index: int) -> Any:
+    return _PLAY[0](_PARTS[index])
 
 
 def _one_thread() -> None:
@@ -97,17 +101,18 @@ def _one_thread() -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
-def play_parts(parts: Sequence[Part], workers: int) -> Iterator[list[GameOutcome]]:
-    """Each part's outcomes, in the order given, as soon as it and those before it are played;
-    parts run on up to ``workers`` processes at once."""
+def play_parts(parts: Sequence[Part], workers: int, play: Callable[[Part], T] = play_part) -> Iterator[T]:  # type: ignore[assignment]
+    """``play(part)`` for each part (by default its outcomes), in the order given, as soon as it and
+    those before it are played; parts run on up to ``workers`` processes at once.  ``play`` may
+    return anything that pickles (``training.distill`` returns the examples it recorded)."""
     check_workers(workers)
     if workers == 1 or len(parts) <= 1:
-        yield from map(play_part, parts)
+        yield from map(play, parts)
         return
-    global _PARTS
-    _PARTS = list(parts)
+    global _PARTS, _PLAY
+    _PARTS, _PLAY = list(parts), [play]
     try:
         with multiprocessing.get_context("fork").Pool(min(workers, len(parts)), initializer=_one_thread) as pool:
             yield from pool.imap(_play_part_at, range(len(parts)), chunksize=1)
     finally:
-        _PARTS = []
+        _PARTS, _PLAY = [], []

@@ -141,20 +141,30 @@ def check_model(path: str | Path) -> None:
 
 def load_policy(path: str | Path) -> BasePolicy:
     """The policy network of a saved model, on the CPU, without its optimiser or replay buffer."""
+    return load_policy_with_data(path)[0]
+
+
+def load_policy_with_data(path: str | Path) -> tuple[BasePolicy, dict[str, Any]]:
+    """``load_policy``, and what a policy-only file keeps beside its weights (``POLICY_DATA``)."""
     data, params = _read_model(path)
+    data = {key: data[key] for key in POLICY_DATA if key in data}
     policy = data["policy_class"](data["observation_space"], data["action_space"], _constant_zero, **data.get("policy_kwargs", {}))
     policy.load_state_dict(params["policy"])
-    return policy.to("cpu")
+    return policy.to("cpu"), data
+
+
+def save_policy(policy: BasePolicy, data: dict[str, Any], out_path: str | Path) -> Path:
+    """A policy alone, as ``export_policy`` writes it (``load_policy`` and ``model:PATH`` read it)."""
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    save_to_zip_file(out_path, data={key: data[key] for key in POLICY_DATA if key in data}, params={"policy": policy.state_dict()})
+    return out_path
 
 
 def export_policy(model_path: str | Path, out_path: str | Path) -> Path:
     """Copy a saved model's policy alone (no optimiser state, no training settings): a file about a
     third the size that ``load_policy``, ``model:PATH`` and ``play`` use, but training cannot resume from."""
-    data, params = _read_model(model_path)
-    out_path = Path(out_path)
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    save_to_zip_file(out_path, data={key: data[key] for key in POLICY_DATA if key in data}, params={"policy": params["policy"]})
-    return out_path
+    return save_policy(*load_policy_with_data(model_path), out_path)
 
 
 def _constant_zero(_: float) -> float:
