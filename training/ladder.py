@@ -69,10 +69,10 @@ LADDERS: dict[str, Ladder] = {
         ),
         Ladder(
             "dalek_dice_v0",
-            ("random", "protect_humans", "doctor_odds", "optimal_points", "mcts:simulations=10", "mcts:simulations=50",
+            ("random", "protect_humans", "doctor_odds", "optimal_points", "mcts:simulations=5", "mcts:simulations=25",
              "model:models/dalek_dice_ppo.zip", "model:models/dalek_dice_ppo_turn.zip"),
-            games=200,
-            agent_games=400,
+            games=100,
+            agent_games=300,
         ),
         Ladder(
             "dice_age_v0",
@@ -136,6 +136,8 @@ class StoredLadder:
     """Each rung's label (a model rung's is its file's stem)."""
     pairings: list[Pairing]
     seed: int
+    workers: int
+    """Processes each pairing's games were split over: with the seed, what reproduces them."""
     fingerprints: dict[str, str]
 
     def ratings(self) -> dict[str, float]:
@@ -146,7 +148,7 @@ def build_ladder(env_name: str, seed: int = 0, workers: int = 1, on_pairing: Cal
     """Play the rungs' round robin (the stored games); ``--rebuild``."""
     ladder = ladder_for(env_name)
     result = run_tournament(env_name, [rung_entrant(env_name, rung) for rung in ladder.rungs], ladder.games, seed, on_pairing=on_pairing, workers=workers)
-    return StoredLadder(ladder, result.entrants, result.pairings, seed, _fingerprints(ladder))
+    return StoredLadder(ladder, result.entrants, result.pairings, seed, workers, _fingerprints(ladder))
 
 
 def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:
@@ -159,6 +161,7 @@ def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:
         "labels": stored.labels,
         "games_per_pairing": stored.ladder.games,
         "seed": stored.seed,
+        "workers": stored.workers,
         "model_sha256": stored.fingerprints,
         "pairings": [_pairing_to_json(pairing) for pairing in stored.pairings],
     }
@@ -186,7 +189,7 @@ def load_ladder(env_name: str, directory: Path | None = None) -> StoredLadder:
     expected = {frozenset(pair) for pair in _all_pairs(labels)}
     if len(pairings) != len(expected) or {frozenset(p.labels) for p in pairings} != expected:
         raise ParameterError(f"the stored ladder {path} does not hold one pairing for every two rungs; {rebuild}")
-    return StoredLadder(ladder, labels, pairings, data["seed"], fingerprints)
+    return StoredLadder(ladder, labels, pairings, data["seed"], data["workers"], fingerprints)
 
 
 def _all_pairs(labels: Sequence[str]) -> list[tuple[str, str]]:
@@ -227,6 +230,8 @@ class LadderRating:
     """The agent's pairing with each rung, the agent first."""
     games: int
     seed: int
+    workers: int
+    batch_size: int
 
 
 def rate_agent(
@@ -262,6 +267,8 @@ def rate_agent(
         result.pairings,
         games,
         seed,
+        workers,
+        batch_size,
     )
 
 
@@ -289,7 +296,8 @@ def format_rating(rating: LadderRating) -> str:
     header = f"{'rung':<24}{'rung rating':>12}{f'{rating.agent} win rate':>26}{'95% CI':>17}{'games':>7}"
     lines = [
         f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
-        f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1})",
+        f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
+        f"{rating.workers} workers, batches of {rating.batch_size})",
         "",
         header,
         "-" * len(header),
@@ -337,7 +345,8 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
             "",
             f"## {env_name}",
             "",
-            f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds {stored.seed}..{stored.seed + stored.ladder.games - 1}.",
+            f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
+            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers.",
             "",
             "| rank | agent | rating | win rate over all its games | games |",
             "|---:|---|---:|---:|---:|",
