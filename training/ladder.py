@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+import dice_envs
 from agents.runner import DEFAULT_BATCH_SIZE, Standing
 from dice_envs.core.engine import ParameterError
 from agents.mcts import is_search_spec, parse_options
@@ -346,7 +347,7 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
             f"## {env_name}",
             "",
             f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
-            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers.",
+            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}.",
             "",
             "| rank | agent | rating | win rate over all its games | games |",
             "|---:|---|---:|---:|---:|",
@@ -356,6 +357,11 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
             total = totals[label]
             lines.append(f"| {rank} | `{_spec_of(stored, label)}` | {ratings[label]:.0f} | {total.win_rate:.3f} | {total.games} |")
     return "\n".join(lines) + "\n"
+
+
+def _fillers(env_name: str) -> str:
+    players = dice_envs.make(env_name).game.num_players
+    return f"; {players} players, the pairing's two in two seats and `random` in the others" if players > 2 else ""
 
 
 def _spec_of(stored: StoredLadder, label: str) -> str:
