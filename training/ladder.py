@@ -294,7 +294,8 @@ def _bootstrap_interval(labels: Sequence[str], fixed: Sequence[Pairing], own: Se
 # ------------------------------------------------------------------------- output
 def format_rating(rating: LadderRating) -> str:
     low, high = rating.interval
-    header = f"{'rung':<24}{'rung rating':>12}{f'{rating.agent} win rate':>26}{'95% CI':>17}{'games':>7}"
+    width = max(len(rung) for rung in rating.rung_ratings) + 2
+    header = f"{'rung':<{width}}{'rung rating':>12}{f'{rating.agent} win rate':>26}{'95% CI':>17}{'games':>7}"
     lines = [
         f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
         f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
@@ -307,7 +308,7 @@ def format_rating(rating: LadderRating) -> str:
         rung, standing = pairing.second.agent, pairing.first
         rate_low, rate_high = standing.win_rate_interval()
         lines.append(
-            f"{rung:<24}{rating.rung_ratings[rung]:>12.0f}{standing.win_rate:>26.3f}{f'[{rate_low:.3f}, {rate_high:.3f}]':>17}{standing.games:>7}"
+            f"{rung:<{width}}{rating.rung_ratings[rung]:>12.0f}{standing.win_rate:>26.3f}{f'[{rate_low:.3f}, {rate_high:.3f}]':>17}{standing.games:>7}"
         )
     return "\n".join(lines)
 
