@@ -178,19 +178,24 @@ def load_ladder(env_name: str, directory: Path | None = None) -> StoredLadder:
     rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
     if not path.is_file():
         raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}")
-    data = json.loads(path.read_text())
-    if data["env"] != env_name or tuple(data["rungs"]) != ladder.rungs or data["games_per_pairing"] != ladder.games:
-        raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
+    try:
+        data = json.loads(path.read_text())
+        if data["env"] != env_name or tuple(data["rungs"]) != ladder.rungs or data["games_per_pairing"] != ladder.games:
+            raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
+        pairings, labels, seed, workers = [_pairing_from_json(item) for item in data["pairings"]], data["labels"], data["seed"], data["workers"]
+        stored_prints = data["model_sha256"]
+    except (ValueError, KeyError, TypeError) as error:  # not JSON, or not a ladder's
+        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {error}); {rebuild}") from None
     fingerprints = _fingerprints(ladder)
-    changed = [rung for rung, digest in fingerprints.items() if data["model_sha256"].get(rung) != digest]
+    changed = [rung for rung, digest in fingerprints.items() if stored_prints.get(rung) != digest]
     if changed:
         raise ParameterError(f"the stored ladder {path} was played with other versions of {', '.join(changed)}; {rebuild}")
-    pairings = [_pairing_from_json(item) for item in data["pairings"]]
-    labels = data["labels"]
     expected = {frozenset(pair) for pair in _all_pairs(labels)}
     if len(pairings) != len(expected) or {frozenset(p.labels) for p in pairings} != expected:
         raise ParameterError(f"the stored ladder {path} does not hold one pairing for every two rungs; {rebuild}")
-    return StoredLadder(ladder, labels, pairings, data["seed"], data["workers"], fingerprints)
+    if any(standing.games != ladder.games for pairing in pairings for standing in (pairing.first, pairing.second)):
+        raise ParameterError(f"the stored ladder {path} holds a pairing of other than {ladder.games} games; {rebuild}")
+    return StoredLadder(ladder, labels, pairings, seed, workers, fingerprints)
 
 
 def _all_pairs(labels: Sequence[str]) -> list[tuple[str, str]]:

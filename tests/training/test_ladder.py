@@ -82,6 +82,12 @@ def test_a_stale_ladder_says_to_rebuild(small_ladder: Path, monkeypatch: pytest.
     path.write_text(json.dumps({**data, "pairings": data["pairings"][1:]}))
     with pytest.raises(ParameterError, match="does not hold one pairing for every two rungs"):
         load_ladder("dino_hunt_v0", small_ladder)
+    path.write_text(json.dumps({key: value for key, value in data.items() if key != "seed"}))
+    with pytest.raises(ParameterError, match="cannot be read \\(KeyError: 'seed'\\)"):
+        load_ladder("dino_hunt_v0", small_ladder)
+    path.write_text("{not json")
+    with pytest.raises(ParameterError, match="cannot be read \\(JSONDecodeError"):
+        load_ladder("dino_hunt_v0", small_ladder)
 
 
 def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
