@@ -1,6 +1,6 @@
 """The strength ladder: one rating per game for any agent, on a scale where ``random`` is 0.
 
-    dice-envs ladder dice_age_v0 model:runs/my_run/model.zip     rate an agent (about 10 minutes at most)
+    dice-envs ladder dice_age_v0 model:runs/my_run/model.zip     rate an agent (a minute or two on 2 cores)
     dice-envs ladder dice_age_v0 planner --games 400             more games, a tighter interval
     dice-envs ladder --leaderboard                               every rung's rating: docs/leaderboard.md
     dice-envs ladder dice_age_v0 --rebuild                       replay the ladder's own games (maintainers)
@@ -300,7 +300,9 @@ def _bootstrap_interval(labels: Sequence[str], fixed: Sequence[Pairing], own: Se
 def format_rating(rating: LadderRating) -> str:
     low, high = rating.interval
     width = max(len(rung) for rung in rating.rung_ratings) + 2
-    header = f"{'rung':<{width}}{'rung rating':>12}{f'{rating.agent} win rate':>26}{'95% CI':>17}{'games':>7}"
+    rate_title = f"{rating.agent} win rate"
+    rate_width = len(rate_title) + 2
+    header = f"{'rung':<{width}}{'rung rating':>12}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
     lines = [
         f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
         f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
@@ -313,7 +315,7 @@ def format_rating(rating: LadderRating) -> str:
         rung, standing = pairing.second.agent, pairing.first
         rate_low, rate_high = standing.win_rate_interval()
         lines.append(
-            f"{rung:<{width}}{rating.rung_ratings[rung]:>12.0f}{standing.win_rate:>26.3f}{f'[{rate_low:.3f}, {rate_high:.3f}]':>17}{standing.games:>7}"
+            f"{rung:<{width}}{rating.rung_ratings[rung]:>12.0f}{standing.win_rate:>{rate_width}.3f}{f'[{rate_low:.3f}, {rate_high:.3f}]':>17}{standing.games:>7}"
         )
     return "\n".join(lines)
 
