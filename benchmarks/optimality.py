@@ -21,8 +21,8 @@ Printed for each game:
   a fraction of the optimum (``--turns 0``: none);
 * with ``--search-budgets N,N,...``, the search's convergence to the optimum: for each budget,
   ``mcts:objective=turn,simulations=N`` (the search maximising the turn's points, as the solvers
-  do) simulated over ``--turns`` turns as above, and its mean seconds per searched decision
-  (one with a choice); ``--search-options KEY=VALUE,...`` adds further ``mcts`` options to every
+  do) simulated over ``--turns`` turns as above, and its mean CPU milliseconds per searched
+  decision (one with a choice; ``benchmarks/search_cost.py`` times it); ``--search-options KEY=VALUE,...`` adds further ``mcts`` options to every
   row (``chance=closed``, ``rollout=protect_humans``, ``exploration=0.5``, ...);
 * for 2-player Dino Hunt: ``player_0``'s chance of winning (a shared win counts half) when both
   players play ``optimal_win``, and with ``--win-games N`` each ``--agent``'s win rate against
@@ -62,12 +62,12 @@ import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes, make_agent
 from agents.base import Agent
 from agents.mcts import SPEC_NAME as MCTS_NAME
-from agents.mcts import MCTSAgent, is_search_spec, parse_options
+from agents.mcts import is_search_spec, parse_options
 from agents.runner import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
+from benchmarks.search_cost import TimedSearch
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.state import GameState
 from dice_envs.dino_hunt.rules import ROLL, STOP
 
 GAMES = ("dino_hunt_v0", "dalek_dice_v0")
@@ -264,21 +264,6 @@ def win_regret_vs_optimal(
     return WinRegret(games, mean, low, high, float(np.mean(seat_values)) - mean)
 
 
-class _TimedSearch(MCTSAgent):
-    """``mcts`` that adds the seconds of each decision it searched (one with a choice) to ``seconds``."""
-
-    def __init__(self, env: DiceGameEnv, seed: int, spec: str, seconds: list[float]) -> None:
-        super().__init__(env, seed=seed, options=parse_options(spec))
-        self.seconds = seconds
-
-    def search(self, state: GameState, seat: int) -> int:
-        start = time.perf_counter()
-        action = super().search(state, seat)
-        if len(self.game.legal_actions(state)) > 1:
-            self.seconds.append(time.perf_counter() - start)
-        return action
-
-
 @dataclass(frozen=True)
 class SearchRow:
     """The turn-maximising search at one budget: its points per turn against the optimum."""
@@ -291,7 +276,7 @@ class SearchRow:
     high: float
     optimum: float
     seconds_per_decision: float
-    """Mean seconds of a decision with a choice (one with a single legal action costs no search)."""
+    """Mean CPU seconds of a decision with a choice (one with a single legal action costs no search)."""
 
 
 def search_convergence(
@@ -311,7 +296,7 @@ def search_convergence(
     for simulations in budgets:
         spec = f"{MCTS_NAME}:objective=turn,simulations={simulations}" + (f",{options}" if options else "")
         seconds: list[float] = []
-        factory = partial(_TimedSearch, seed=seed, spec=spec, seconds=seconds)
+        factory = partial(TimedSearch, spec=spec, seed=seed, seconds=seconds)
         mean, low, high = mean_interval(turn_points_sample(env_name, factory, turns, seed, env_kwargs, batch_size))
         rows.append(SearchRow(spec, simulations, turns, mean, low, high, optimum, float(np.mean(seconds)) if seconds else 0.0))
     return rows
@@ -376,11 +361,11 @@ def report(
         if search_budgets:
             extra = f",{search_options}" if search_options else ""
             print(f"  search maximising the turn's points (mcts:objective=turn,simulations=N{extra}), {turns} turns per budget:")
-            print(f"  {'N':>6}  {'points per turn [95%]':<23}  {'of optimal [95%]':<23}  {'ms per decision':>15}")
+            print(f"  {'N':>6}  {'points per turn [95%]':<23}  {'of optimal [95%]':<23}  {'CPU ms per decision':>19}")
             for row in search_convergence(env_name, search_budgets, turns, seed, batch_size=batch_size, options=search_options):
                 print(
                     f"  {row.simulations:>6}  {row.mean:6.3f} [{row.low:6.3f}, {row.high:6.3f}]  "
-                    f"{row.mean / optimum:6.1%} [{row.low / optimum:6.1%}, {row.high / optimum:6.1%}]  {row.seconds_per_decision * 1000:15.3f}"
+                    f"{row.mean / optimum:6.1%} [{row.low / optimum:6.1%}, {row.high / optimum:6.1%}]  {row.seconds_per_decision * 1000:19.3f}"
                 )
         if env_name == "dino_hunt_v0":
             params = env.unwrapped.game.params

@@ -31,15 +31,22 @@ import dice_envs
 from agents.mcts import MCTSAgent, is_search_spec, parse_options
 from agents.runner import play_games
 from dice_envs.core.state import GameState
-from training.policy_agent import make_agent_from_spec
 
 
 class TimedSearch(MCTSAgent):
-    """``mcts`` that records the CPU seconds of every decision it searched."""
+    """``mcts`` that appends the CPU seconds of every decision it searched to ``seconds`` (a list
+    that may outlive the agent: ``benchmarks/optimality.py`` shares one across its turns)."""
 
-    def __init__(self, env: dice_envs.DiceGameEnv, spec: str, seed: int, profile: cProfile.Profile | None = None) -> None:
+    def __init__(
+        self,
+        env: dice_envs.DiceGameEnv,
+        spec: str,
+        seed: int,
+        profile: cProfile.Profile | None = None,
+        seconds: list[float] | None = None,
+    ) -> None:
         super().__init__(env, seed=seed, options=parse_options(spec))
-        self.seconds: list[float] = []
+        self.seconds = [] if seconds is None else seconds
         self.profile = profile
 
     def search(self, state: GameState, seat: int) -> int:
@@ -55,6 +62,8 @@ def decision_seconds(
 ) -> list[float]:
     """CPU seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``
     (profiled into ``profile`` if given, which makes each slower)."""
+    from training.policy_agent import make_agent_from_spec  # imports torch: only when a benchmark plays
+
     env = dice_envs.make(env_name, num_players=1 + len(opponents))
     search = TimedSearch(env, spec, seed, profile)
     others = [make_agent_from_spec(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
