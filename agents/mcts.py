@@ -255,7 +255,7 @@ class MCTSAgent(Agent):
         while True:
             player = game.current_player(state)
             if player == TERMINAL:
-                values = [(value + 1.0) / 2.0 for value in game.returns(state)]
+                values = self._leaf_values(state)
                 break
             legal = game.legal_actions(state)
             if node.priors is None:
@@ -295,9 +295,9 @@ class MCTSAgent(Agent):
     def _leaf_values(self, state: GameState) -> list[float]:
         assert self.evaluator is not None
         if self.game.current_player(state) == TERMINAL:
-            return [(value + 1.0) / 2.0 for value in self.game.returns(state)]
+            return _unit_values(self.game.returns(state))
         observations = np.stack([self.env.encoder.encode(state, seat) for seat in range(self.game.num_players)])
-        return [min(1.0, max(0.0, (float(value) + 1.0) / 2.0)) for value in self.evaluator.values(observations)]
+        return [min(1.0, max(0.0, value)) for value in _unit_values(self.evaluator.values(observations).tolist())]
 
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
@@ -328,7 +328,7 @@ class MCTSAgent(Agent):
             # Over the most one turn can score: values stay in [0, 1], as UCB1 assumes.
             values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / game.max_turn_points
             return values
-        return [(value + 1.0) / 2.0 for value in game.returns(state)]
+        return _unit_values(game.returns(state))
 
 
 def _puct(child: _Node | None, prior: float, scale: float) -> float:
@@ -342,6 +342,11 @@ def _puct(child: _Node | None, prior: float, scale: float) -> float:
 
 def _visits_then_value(node: _Node | None) -> tuple[int, float]:
     return (0, 0.0) if node is None or not node.visits else (node.visits, node.total / node.visits)
+
+
+def _unit_values(returns: Sequence[float]) -> list[float]:
+    """Returns in [-1, 1] (a game's, or a value head's estimate of them) as values in [0, 1]."""
+    return [(value + 1.0) / 2.0 for value in returns]
 
 
 def _relative_scores(scores: Sequence[float]) -> list[float]:

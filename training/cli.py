@@ -27,10 +27,9 @@ from pathlib import Path
 import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
 from agents.mcts import MCTSAgent
-from agents.base import Agent
 from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.engine import ParameterError
-from training.parallel import Part, default_workers, play_parts, split_games
+from training.parallel import Part, default_workers, play_parts, spec_lineup, split_games
 from training.single_agent import gymnasium_id
 from training.specs import model_path, spec_label
 
@@ -88,13 +87,8 @@ def match_command(args: argparse.Namespace) -> None:
     if args.workers == 1 and not any(model_path(spec) for spec in args.agents):
         print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params, args.batch_size)))
         return
-    from training.policy_agent import make_agent_from_spec
-
     params = {"num_players": len(args.agents), **params}
-
-    def lineup(env: dice_envs.DiceGameEnv, seed_offset: int) -> list[Agent]:
-        return [make_agent_from_spec(args.env, spec, env, seed=args.seed * 1000 + seed_offset + i) for i, spec in enumerate(args.agents)]
-
+    lineup = spec_lineup(args.env, args.agents, args.seed)
     lineup(dice_envs.make(args.env, **params), 0)  # a bad spec or model is one clear line now, not in a worker
     parts = [
         Part(args.env, lineup, first, count, number, args.seed, args.batch_size, params)

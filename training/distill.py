@@ -42,7 +42,7 @@ from agents.runner import Decision, GameOutcome, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState
-from training.parallel import Part, check_workers, default_workers, part_seed, play_parts, split_games
+from training.parallel import LineupBuilder, Part, check_workers, default_workers, part_seed, play_parts, spec_lineup, split_games
 from training.policy_agent import load_policy_with_data, make_agent_from_spec, save_policy
 
 PART_GAMES = 25
@@ -147,13 +147,14 @@ class Recorder(Agent):
         return np.array(actions, dtype=np.int64)
 
 
-def lineup_builder(env_name: str, teacher: str, opponent: str, num_players: int, seed: int) -> Callable[[DiceGameEnv, int], list[Agent]]:
+def lineup_builder(env_name: str, teacher: str, opponent: str, num_players: int, seed: int) -> LineupBuilder:
     """``Part.build``: the teacher (recorded) and ``num_players - 1`` copies of the opponent,
     seeded as ``dice-envs match`` seeds its lineups."""
+    specs = [teacher] + [opponent] * (num_players - 1)
+    lineup = spec_lineup(env_name, specs, seed)
 
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-        specs = [teacher] + [opponent] * (num_players - 1)
-        agents = [make_agent_from_spec(env_name, spec, env, seed=seed * 1000 + seed_offset + i) for i, spec in enumerate(specs)]
+        agents = lineup(env, seed_offset)
         return [Recorder(agent) if spec == teacher and isinstance(agent, MCTSAgent) else agent for spec, agent in zip(specs, agents)]
 
     return build

@@ -36,7 +36,7 @@ from agents.runner import DEFAULT_BATCH_SIZE, Standing
 from dice_envs.core.engine import ParameterError
 from agents.mcts import is_search_spec, parse_options
 from training.specs import model_path, spec_label
-from training.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, run_tournament
+from training.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 """Model rungs name their files relative to it (``models/...``), wherever the command runs."""
@@ -344,12 +344,7 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
     for env_name in env_names:
         stored = load_ladder(env_name)
         ratings = stored.ratings()
-        totals = {label: Standing(label) for label in stored.labels}
-        for pairing in stored.pairings:
-            for standing in (pairing.first, pairing.second):
-                totals[standing.agent].games += standing.games
-                totals[standing.agent].wins += standing.wins
-                totals[standing.agent].shared_wins += standing.shared_wins
+        totals = overall_standings(stored.labels, stored.pairings)
         lines += [
             "",
             f"## {env_name}",

@@ -39,6 +39,18 @@ LineupBuilder = Callable[[DiceGameEnv, int], Sequence[Agent]]
 """``(env, seed_offset) -> one agent per seat``; the offset is added to each agent's usual seed."""
 
 
+def spec_lineup(env_name: str, specs: Sequence[str], seed: int) -> LineupBuilder:
+    """One agent per spec (a built-in agent, ``mcts:...`` or ``model:PATH``), seated in order and
+    seeded as ``dice-envs match`` seeds a lineup (``seed * 1000 + seat``, plus the part's offset)."""
+
+    def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
+        from training.policy_agent import make_agent_from_spec  # imports torch: only where a lineup is built
+
+        return [make_agent_from_spec(env_name, spec, env, seed=seed * 1000 + seed_offset + i) for i, spec in enumerate(specs)]
+
+    return build
+
+
 def default_workers() -> int:
     """Every core this process may use (``--workers`` defaults to it in the commands that play many games)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -139,7 +139,7 @@ def run_tournament(
         result.pairings.append(pairing)
         if on_pairing is not None:
             on_pairing(pairing)
-    result.standings = _overall_standings(result)
+    result.standings = overall_standings(result.entrants, result.pairings)
     result.elo = bradley_terry_elo(result.entrants, result.pairings)
     return result
 
@@ -170,9 +170,10 @@ def _pairing(outcomes: Sequence[GameOutcome], first: str, second: str, num_playe
     return pairing
 
 
-def _overall_standings(result: TournamentResult) -> dict[str, Standing]:
-    totals = {label: Standing(label) for label in result.entrants}
-    for pairing in result.pairings:
+def overall_standings(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, Standing]:
+    """Each agent's results summed over all its pairings."""
+    totals = {label: Standing(label) for label in labels}
+    for pairing in pairings:
         for standing in (pairing.first, pairing.second):
             total = totals[standing.agent]
             total.games += standing.games
