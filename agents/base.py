@@ -71,6 +71,11 @@ class Agent(abc.ABC):
             raise ValueError(f"{self.name} chose illegal action {game.action_label(int(chosen[row]))} at {states[row]}")
         return chosen.tolist()
 
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray | None:
+        """The agent's probability of each action here, for replays to show; ``None`` for agents
+        that have no distribution to show (scripted rules, solvers, search)."""
+        return None
+
     def field(self, observation: np.ndarray, name: str) -> np.ndarray:
         """One field of the observation as raw values (see ``ObservationLayout.field``)."""
         return self.layout.field(observation, name)

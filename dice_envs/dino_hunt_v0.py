@@ -15,7 +15,9 @@ nothing; stopping scores the Dinos; needing to draw from an empty cup turns the 
 
 Arguments: ``num_players`` (2-8, default 2), ``target_score`` (default 20),
 ``max_tiebreak_rounds`` (default 10), ``reward_mode`` (``"win_loss"`` or ``"score"``),
-``max_steps`` (default 20000), ``render_mode`` (``"ansi"`` or ``"human"``).
+``max_steps`` (default 20000), ``render_mode`` (``"ansi"`` or ``"human"``: text; ``"rgb_array"``:
+the picture as an ``H x W x 3`` frame), ``render_view`` (``"player_0"`` by default, any agent, or
+``"spectator"``); ``env.unwrapped.picture(view).to_svg()`` gives the picture as SVG.
 
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -25,6 +27,7 @@ Version history: v0, first release.
 
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.dino_hunt.encoding import DinoHuntEncoder
+from dice_envs.dino_hunt.picture import draw
 from dice_envs.dino_hunt.rendering import render
 from dice_envs.dino_hunt.rules import DinoHunt
 
@@ -34,6 +37,7 @@ class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
     game_class = DinoHunt
     encoder_class = DinoHuntEncoder
     render_text = staticmethod(render)
+    draw_picture = staticmethod(draw)
 
 
 env = raw_env.guarded

@@ -90,6 +90,9 @@ class PolicyAgent(Agent):
             scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
             return th.softmax(scores, dim=1).numpy()
 
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        return self.probabilities(observation[np.newaxis], action_mask[np.newaxis])[0]
+
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head's estimate of each row's return for the player observing (MaskablePPO)."""
         if not isinstance(self.policy, MaskableActorCriticPolicy):

@@ -181,7 +181,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     ``random_start_scores``: fraction of episodes started from random scores (race games only).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 - Gymnasium declares it so
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}  # noqa: RUF012 - Gymnasium declares it so
 
     def __init__(
         self,
@@ -196,6 +196,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         # raw: an opponent's illegal move is a bug and raises; the learner's is handled in step()
         self.game_env = dice_envs.make(env_name, raw=True, render_mode=render_mode, **dict(env_kwargs or {}))
         self.render_mode = render_mode
+        self._fixed_view = "render_view" in dict(env_kwargs or {})
         self.num_players = self.game_env.game.num_players
         if learner_seat != "random" and (
             isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < self.num_players
@@ -326,7 +327,12 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Legal actions of the learner's pending decision (all ``False`` once the game is over)."""
         return self._mask.copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The game as text (``ansi``, ``human``) or as a frame of the picture seen from the
+        learner's seat (``rgb_array``): what the learner may see, opponents' hidden things face
+        down.  A ``render_view`` in ``env_kwargs`` (``"spectator"``: everything) fixes the view instead."""
+        if self.render_mode == "rgb_array" and not self._fixed_view:
+            return self.game_env.picture(self.game_env.possible_agents[self.seat]).to_array()
         return self.game_env.render()
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ A game's versioned module only names its engine, encoder and renderer::
         game_class = DinoHunt
         encoder_class = DinoHuntEncoder
         render_text = staticmethod(render_dino_hunt)
+        draw_picture = staticmethod(draw_dino_hunt)
 
     env = raw_env.guarded
 
@@ -31,6 +32,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from dice_envs.core.encoding import Encoder
+from dice_envs.core.picture import Scene
 from dice_envs.core.engine import TERMINAL, Game, ParameterError, require_choice, require_int
 from dice_envs.core.state import GameState
 
@@ -40,7 +42,7 @@ REWARD_MODES = ("win_loss", "score")
 ``score_normaliser()``."""
 
 ILLEGAL_MOVE_REWARD = -1.0
-ENV_OPTIONS = ("render_mode", "reward_mode", "max_steps")
+ENV_OPTIONS = ("render_mode", "render_view", "reward_mode", "max_steps")
 """Keyword arguments every environment takes besides its game's parameters."""
 
 _SET_BY_RESET = frozenset(
@@ -50,6 +52,8 @@ _SET_BY_START = frozenset({"game_state", "num_steps"})
 """The adapter's own attributes that exist from ``reset()`` (or ``set_state``) on."""
 
 ObsDict = dict[str, np.ndarray]
+SPECTATOR_VIEW = "spectator"
+"""``render_view`` that shows everything, hidden things included: for replays and debugging."""
 
 
 class UnsupportedRenderModeError(ParameterError, TypeError):
@@ -62,14 +66,17 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     """Generic AEC environment over a rules engine.  See the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
-        "render_fps": 1,
+        "render_fps": 2,
     }
     game_class: ClassVar[type[Game[Any, Any]]]
     encoder_class: ClassVar[type[Encoder[Any]]]
     render_text: ClassVar[staticmethod[[Any, Any], str]]
     """``render(game, state) -> str``, wrapped in ``staticmethod``."""
+    draw_picture: ClassVar[staticmethod[[Any, Any, int | None], Scene]]
+    """``draw(game, state, observer) -> Scene`` (the game's ``picture.py``; observer ``None``: the
+    spectator), wrapped in ``staticmethod``."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -81,6 +88,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         render_mode: str | None = None,
         reward_mode: str = "win_loss",
         max_steps: int | None = None,
+        render_view: str = "player_0",
         **params: Any,
     ) -> None:
         super().__init__()
@@ -104,6 +112,8 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
 
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self.render_view = render_view
+        self._observer(render_view)
         self._num_actions = self.game.num_actions
         layout = self.encoder.layout
         self._observation_spaces = {
@@ -274,7 +284,25 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         return self.encoder.structured(self.game_state, self._seat_of[agent])
 
     # ------------------------------------------------------- render & close
-    def render(self) -> str | None:
+    def picture(self, view: str | None = None) -> Scene:
+        """The position as a ``Scene`` (``.to_svg()``, ``.to_array()``) seen by ``view``: an agent
+        (what that player sees: hidden things face down) or ``"spectator"`` (everything, labelled
+        as such).  ``None``: the environment's ``render_view``."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before picture().")
+        return self.draw_picture(self.game, self.game_state, self._observer(self.render_view if view is None else view))
+
+    def _observer(self, view: str) -> int | None:
+        """The seat whose view ``view`` names (``None`` for the spectator); one clear error otherwise."""
+        if view == SPECTATOR_VIEW:
+            return None
+        if view not in self._seat_of:
+            raise ParameterError(
+                f"{self.metadata['name']}: a view is {SPECTATOR_VIEW!r} or one of {', '.join(self.possible_agents)}, got {view!r}"
+            )
+        return self._seat_of[view]
+
+    def render(self) -> str | np.ndarray | None:
         if not self._has_reset:
             EnvLogger.error_render_before_reset()
         if self.render_mode is None:
@@ -283,6 +311,8 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
                 f"(choose one of {self.metadata['render_modes']})."
             )
             return None
+        if self.render_mode == "rgb_array":
+            return self.picture().to_array()
         text = self.render_text(self.game, self.game_state)
         if self.render_mode == "human":
             print(text)
@@ -290,7 +320,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         return text
 
     def close(self) -> None:
-        """Nothing to release: rendering is text only."""
+        """Nothing to release: pictures are drawn anew for each call."""
 
     # -------------------------------------------------- order enforcement
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:

@@ -1,0 +1,157 @@
+"""Drawing pieces every game's picture uses: the frame, dice, cards, the player panel, the
+pending decision and the race track.  A game's ``picture.py`` lays these out on its board."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, SEAT_COLOURS, Scene
+
+HEADER_HEIGHT = 34
+FOOTER_HEIGHT = 34
+SPECTATOR = "spectator view: everything shown"
+PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+"""Where a die's pips sit, as fractions of its side."""
+
+
+def seat_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def view_label(observer: int | None) -> str:
+    """What the picture shows: one seat's view (hidden things face down) or the spectator's."""
+    return SPECTATOR if observer is None else f"{seat_name(observer)}'s view"
+
+
+def new_scene(width: int, height: int, title: str, subtitle: str, observer: int | None) -> Scene:
+    """A blank board with the title bar: the game and its stage on the left, the view on the right
+    (the spectator's in the highlight colour, so a replay never passes for a player's view)."""
+    scene = Scene(width, height, title, view_label(observer))
+    scene.rect(0, 0, width, HEADER_HEIGHT, fill="#3b3226", stroke=None)
+    scene.text(12, HEADER_HEIGHT / 2, title, size=16, fill="#fdf6e3", bold=True)
+    scene.text(12 + 9.2 * len(title) + 14, HEADER_HEIGHT / 2, subtitle, size=12, fill="#e6dcc6")
+    label_fill = "#ffd8a8" if observer is None else "#fdf6e3"
+    scene.text(width - 12, HEADER_HEIGHT / 2, scene.view_label, size=12, fill=label_fill, anchor="end", bold=observer is None)
+    return scene
+
+
+def decision_bar(scene: Scene, text: str, owner: int | None) -> None:
+    """The bottom bar: who decides what (``owner`` ``None`` once the game is over)."""
+    top = scene.height - FOOTER_HEIGHT
+    scene.rect(0, top, scene.width, FOOTER_HEIGHT, fill="#e9e1cf", stroke=None)
+    if owner is not None:
+        scene.circle(18, top + FOOTER_HEIGHT / 2, 7, fill=seat_colour(owner))
+    scene.text(32, top + FOOTER_HEIGHT / 2, text, size=13, bold=True)
+
+
+def die(
+    scene: Scene,
+    x: float,
+    y: float,
+    size: float,
+    *,
+    pips: int = 0,
+    label: str = "",
+    colour: str = "#ffffff",
+    ink: str = INK,
+    action: int | None = None,
+    face_down: bool = False,
+) -> None:
+    """A die at ``(x, y)`` (top left): ``pips`` 1-6 as spots, else ``label`` in its middle;
+    ``face_down`` hides the face (a die not yet rolled, or one the viewer cannot see)."""
+    scene.rect(x, y, size, size, fill=FACE_DOWN if face_down else colour, stroke=INK, width=1.2, radius=size * 0.18, action=action)
+    if face_down:
+        return
+    if pips in PIP_SPOTS:
+        radius = size * 0.09
+        for fx, fy in PIP_SPOTS[pips]:
+            scene.circle(x + fx * size, y + fy * size, radius, fill=ink)
+    elif label:
+        scene.text(x + size / 2, y + size / 2, label, size=max(8.0, size * (0.42 if len(label) <= 2 else 0.3)), fill=ink, anchor="middle", bold=True)
+
+
+def card(
+    scene: Scene,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    title: str,
+    lines: Sequence[str] = (),
+    *,
+    colour: str = PANEL,
+    face_down: bool = False,
+    action: int | None = None,
+    highlight: bool = False,
+) -> None:
+    """A card or tile: a title and a few short lines, or its back when ``face_down``."""
+    stroke, width = (HIGHLIGHT, 2.5) if highlight else (INK, 1.0)
+    if face_down:
+        scene.rect(x, y, w, h, fill=FACE_DOWN, stroke=stroke, width=width, radius=5, action=action)
+        scene.rect(x + 4, y + 4, w - 8, h - 8, fill=None, stroke="#8797b8", radius=3)
+        return
+    scene.rect(x, y, w, h, fill=colour, stroke=stroke, width=width, radius=5, action=action)
+    scene.text(x + w / 2, y + 11, title, size=10, anchor="middle", bold=True)
+    for row, line in enumerate(lines):
+        scene.text(x + w / 2, y + 25 + row * 12, line, size=9, anchor="middle", fill=INK)
+
+
+def players_panel(
+    scene: Scene,
+    x: float,
+    y: float,
+    w: float,
+    rows: Sequence[str],
+    *,
+    current: int | None,
+    winners: Sequence[int] = (),
+    observer: int | None = None,
+    row_height: float = 24,
+) -> float:
+    """One row per seat (``rows[seat]`` is its score text), the seat to act marked; returns the
+    panel's bottom."""
+    height = row_height * len(rows) + 8
+    scene.rect(x, y, w, height, fill=PANEL, stroke=MUTED, radius=6)
+    for seat, text in enumerate(rows):
+        middle = y + 4 + row_height * seat + row_height / 2
+        if seat == current:
+            scene.rect(x + 3, middle - row_height / 2 + 1, w - 6, row_height - 2, fill="#fff0d6", stroke=HIGHLIGHT, radius=4)
+        scene.circle(x + 14, middle, 6, fill=seat_colour(seat))
+        name = seat_name(seat) + (" (you)" if seat == observer else "")
+        scene.text(x + 26, middle, name, size=12, bold=seat == current)
+        marks = " WINNER" if seat in winners else ""
+        scene.text(x + w - 10, middle, text + marks, size=12, anchor="end", bold=bool(marks))
+    return y + height
+
+
+def race_track(scene: Scene, x: float, y: float, w: float, scores: Sequence[int], target: int, current: int | None) -> float:
+    """Each seat's score as a bar towards the target (a race game's board); returns its bottom."""
+    lane, name_width = 18, 66
+    bar_x, bar_w = x + name_width, w - name_width - 26
+    end = max(target, *scores)
+    scene.text(x, y + 8, "score", size=11, fill=MUTED)
+    goal_x = bar_x + bar_w * target / end
+    scene.text(goal_x, y + 8, f"target {target}", size=11, fill=MUTED, anchor="middle")
+    top = y + 18
+    for seat, score in enumerate(scores):
+        lane_y = top + seat * (lane + 4)
+        middle = lane_y + lane / 2
+        scene.text(x, middle, seat_name(seat), size=11, bold=seat == current, fill=HIGHLIGHT if seat == current else INK)
+        scene.rect(bar_x, lane_y, bar_w, lane, fill="#ebe3d2", stroke=None, radius=4)
+        filled = bar_w * score / end
+        if filled:
+            scene.rect(bar_x, lane_y, max(6.0, filled), lane, fill=seat_colour(seat), stroke=None, radius=4)
+        scene.text(bar_x + max(6.0, filled) + 4, middle, str(score), size=11, bold=True)
+    scene.line(goal_x, top - 3, goal_x, top + len(scores) * (lane + 4) - 1, stroke=INK, width=2)
+    return top + len(scores) * (lane + 4)

@@ -1,0 +1,99 @@
+"""Picture of a Dino Hunt Dice position (``dice_envs.core.picture``): the race track, the cup, the
+latest roll and this turn's Dinos, Footprints and Leaves, and the roll / stop buttons.  Nothing in
+this game is hidden, so every view shows the same table (the label still names the view)."""
+
+from __future__ import annotations
+
+from dice_envs.core.drawing import decision_bar, die, new_scene, race_track, seat_name
+from dice_envs.core.picture import INK, MUTED, PANEL, Scene
+from dice_envs.dino_hunt.data import STOMPS_TO_END_TURN, Face
+from dice_envs.dino_hunt.rendering import TURN_END_TEXT
+from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHunt, DinoHuntState, TurnEnd
+
+WIDTH, HEIGHT = 640, 400
+DIE = 30
+DIE_COLOURS = ("#8ce99a", "#ffe066", "#ff8787")
+"""Green Apatosaurus, yellow Triceratops, red Tyrannosaurus."""
+DINO_SHAPE = (
+    (0.08, 0.62), (0.3, 0.5), (0.42, 0.32), (0.62, 0.3), (0.72, 0.18), (0.92, 0.2), (0.92, 0.32),
+    (0.76, 0.36), (0.74, 0.56), (0.7, 0.8), (0.6, 0.8), (0.58, 0.64), (0.44, 0.66), (0.42, 0.8),
+    (0.32, 0.8), (0.3, 0.62),
+)  # fmt: skip
+"""A sauropod-ish silhouette in a unit square: tail, back, neck, head, legs."""
+
+
+def face_die(scene: Scene, x: float, y: float, colour: int, face: Face) -> None:
+    """A die of ``colour`` showing ``face`` as a drawn symbol."""
+    die(scene, x, y, DIE, colour=DIE_COLOURS[colour])
+    inset = DIE * 0.14
+    size = DIE - 2 * inset
+    if face == Face.DINO:
+        scene.polygon([(x + inset + fx * size, y + inset + fy * size) for fx, fy in DINO_SHAPE], fill=INK, stroke=None)
+    elif face == Face.LEAVES:
+        cx, cy = x + DIE / 2, y + DIE / 2
+        scene.polygon([(cx, cy - 10), (cx + 7, cy), (cx, cy + 10), (cx - 7, cy)], fill="#2b8a3e", stroke=INK)
+        scene.line(cx, cy - 8, cx, cy + 9, stroke=INK)
+    else:
+        cx, cy = x + DIE / 2, y + DIE / 2 + 3
+        scene.circle(cx, cy + 2, 6, fill="#5f3dc4")
+        for dx in (-6, 0, 6):
+            scene.circle(cx + dx, cy - 8 + abs(dx) / 3, 2.6, fill="#5f3dc4")
+
+
+def _dice_row(scene: Scene, x: float, y: float, label: str, counts: list[int], face: Face | None) -> None:
+    """A labelled row of dice, by colour: showing ``face``, or blank (dice in the cup)."""
+    scene.text(x, y + DIE / 2, label, size=12, fill=INK)
+    left = x + 118
+    for colour, count in enumerate(counts):
+        for _ in range(count):
+            if face is None:
+                die(scene, left, y, DIE, colour=DIE_COLOURS[colour])
+            else:
+                face_die(scene, left, y, colour, face)
+            left += DIE + 4
+    if not any(counts):
+        scene.text(left, y + DIE / 2, "none", size=11, fill=MUTED)
+
+
+def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
+    race, params = state.race, game.params
+    if race.in_tiebreak:
+        stage = f"round {race.round}: tiebreaker {race.tiebreak_rounds} of at most {params.max_tiebreak_rounds}"
+    else:
+        stage = f"round {race.round}" + (": final round" if race.final_round else "")
+    scene = new_scene(WIDTH, HEIGHT, "Dino Hunt Dice", stage, observer)
+    race_track(scene, 16, 44, 200, race.scores, params.target_score, None if race.over else race.current)
+
+    scene.rect(232, 44, 392, 284, fill=PANEL, stroke=MUTED, radius=8)
+    if race.over:
+        title = "game over"
+    else:
+        title = f"{seat_name(race.current)}'s turn, roll {state.rolls}"
+    scene.text(248, 62, title, size=13, bold=True)
+    if state.last_turn_end != TurnEnd.NONE and state.rolls == 0:
+        scene.text(608, 62, "last turn " + TURN_END_TEXT[state.last_turn_end].format(points=state.last_turn_points), size=10, fill=MUTED, anchor="end")
+    scene.text(248, 92, "last roll", size=12)
+    left = 366
+    for colour, face in state.last_roll:
+        face_die(scene, left, 77, colour, Face(face))
+        left += DIE + 4
+    if not state.last_roll:
+        scene.text(left, 92, "none yet", size=11, fill=MUTED)
+    _dice_row(scene, 248, 124, f"Dinos {sum(state.dinos)}", state.dinos, Face.DINO)
+    _dice_row(scene, 248, 162, f"Footprints {sum(state.footprints)}/{STOMPS_TO_END_TURN}", state.footprints, Face.FOOTPRINT)
+    _dice_row(scene, 248, 200, f"Leaves {sum(state.leaves)}", state.leaves, Face.LEAVES)
+    _dice_row(scene, 248, 238, f"Cup {sum(state.cup)}", state.cup, None)
+
+    legal = game.legal_actions(state)
+    for action, label, x in ((ROLL, "Roll", 248), (STOP, "Stop and score", 372)):
+        enabled = action in legal
+        scene.rect(x, 282, 112 if action == ROLL else 150, 32, fill="#ffd8a8" if enabled else "#e9e4d8", stroke=INK if enabled else MUTED, radius=6, action=action if enabled else None)
+        scene.text(x + (56 if action == ROLL else 75), 298, label, size=13, anchor="middle", bold=enabled, fill=INK if enabled else MUTED)
+
+    if state.decision == Decision.GAME_OVER:
+        names = ", ".join(seat_name(seat) for seat in race.winners)
+        decision_bar(scene, f"game over: {'shared win for ' if len(race.winners) > 1 else 'winner '}{names}", None)
+    else:
+        what = "must roll (first roll of the turn)" if state.decision == Decision.FIRST_ROLL else "to choose: roll again or stop and score"
+        decision_bar(scene, f"{seat_name(race.current)} {what}", race.current)
+    return scene
