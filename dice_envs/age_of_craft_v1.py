@@ -18,7 +18,9 @@ conversions).  Everything is public; only future rolls are unknown.
 Arguments: ``num_players`` (2-4, default 2), ``supply`` (``"first_game"``, the rulebook's
 recommended Random Supply, or ``"random"``: one kind each of A, N, C, D, L and two of O drawn with
 the seed), ``reward_mode`` (``"win_loss"`` or ``"score"``), ``max_steps`` (default 20000),
-``render_mode`` (``"ansi"`` or ``"human"``).
+``render_mode`` (``"ansi"`` or ``"human"``: text; ``"rgb_array"``: the picture as an
+``H x W x 3`` frame), ``render_view`` (``"player_0"`` by default, any agent, or ``"spectator"``);
+``env.unwrapped.picture(view).to_svg()`` gives the picture as SVG.
 
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -32,6 +34,7 @@ first release (retired: ``age_of_craft_v0`` raises ``RetiredEnvError``).
 """
 
 from dice_envs.age_of_craft.encoding import AgeOfCraftEncoder
+from dice_envs.age_of_craft.picture import draw
 from dice_envs.age_of_craft.rendering import render
 from dice_envs.age_of_craft.rules import AgeOfCraft
 from dice_envs.core.aec import DiceGameEnv
@@ -42,6 +45,7 @@ class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
     game_class = AgeOfCraft
     encoder_class = AgeOfCraftEncoder
     render_text = staticmethod(render)
+    draw_picture = staticmethod(draw)
 
 
 env = raw_env.guarded

@@ -18,7 +18,9 @@ are scored.
 
 Arguments: ``num_players`` (2-4, default 2), ``barbarians`` (variant, 2-3 players, default
 False), ``reward_mode`` (``"win_loss"`` or ``"score"``), ``max_steps`` (default 5000),
-``render_mode`` (``"ansi"`` or ``"human"``).
+``render_mode`` (``"ansi"`` or ``"human"``: text; ``"rgb_array"``: the picture as an
+``H x W x 3`` frame), ``render_view`` (``"player_0"`` by default, any agent, or ``"spectator"``);
+``env.unwrapped.picture(view).to_svg()`` gives the picture as SVG.
 
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -28,6 +30,7 @@ Version history: v0, first release.
 
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.dice_age.encoding import DiceAgeEncoder
+from dice_envs.dice_age.picture import draw
 from dice_envs.dice_age.rendering import render
 from dice_envs.dice_age.rules import DiceAge
 
@@ -37,6 +40,7 @@ class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
     game_class = DiceAge
     encoder_class = DiceAgeEncoder
     render_text = staticmethod(render)
+    draw_picture = staticmethod(draw)
 
 
 env = raw_env.guarded

@@ -17,7 +17,9 @@ player may cover a region with a glacier.
 
 Arguments: ``num_players`` (3-5, default 3), ``rounds`` (4, or 3 for the short game),
 ``reward_mode`` (``"win_loss"`` or ``"score"``), ``max_steps`` (default 20000), ``render_mode``
-(``"ansi"`` or ``"human"``).
+(``"ansi"`` or ``"human"``: text; ``"rgb_array"``: the picture as an ``H x W x 3`` frame),
+``render_view`` (``"player_0"`` by default, any agent, or ``"spectator"``);
+``env.unwrapped.picture(view).to_svg()`` gives the picture as SVG.
 
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -31,6 +33,7 @@ playable only when the stones pay for an option open in the position.  v0, first
 
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.mammoth_hunters.encoding import MammothHuntersEncoder
+from dice_envs.mammoth_hunters.picture import draw
 from dice_envs.mammoth_hunters.rendering import render
 from dice_envs.mammoth_hunters.rules import MammothHunters
 
@@ -40,6 +43,7 @@ class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
     game_class = MammothHunters
     encoder_class = MammothHuntersEncoder
     render_text = staticmethod(render)
+    draw_picture = staticmethod(draw)
 
 
 env = raw_env.guarded

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, SEAT_COLOURS, Scene
+from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, SEAT_COLOURS, Scene, text_width
 
 HEADER_HEIGHT = 34
 FOOTER_HEIGHT = 34
@@ -40,7 +40,7 @@ def new_scene(width: int, height: int, title: str, subtitle: str, observer: int 
     scene = Scene(width, height, title, view_label(observer))
     scene.rect(0, 0, width, HEADER_HEIGHT, fill="#3b3226", stroke=None)
     scene.text(12, HEADER_HEIGHT / 2, title, size=16, fill="#fdf6e3", bold=True)
-    scene.text(12 + 9.2 * len(title) + 14, HEADER_HEIGHT / 2, subtitle, size=12, fill="#e6dcc6")
+    scene.text(12 + text_width(title, 16, bold=True) + 14, HEADER_HEIGHT / 2, subtitle, size=12, fill="#e6dcc6")
     label_fill = "#ffd8a8" if observer is None else "#fdf6e3"
     scene.text(width - 12, HEADER_HEIGHT / 2, scene.view_label, size=12, fill=label_fill, anchor="end", bold=observer is None)
     return scene

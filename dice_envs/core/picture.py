@@ -21,6 +21,7 @@ shows; hidden things are drawn face down unless the view is the spectator's.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from html import escape
@@ -31,7 +32,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 Anchor = Literal["start", "middle", "end"]
 
-FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
+FONT_FAMILY = "Helvetica, Arial, Liberation Sans, DejaVu Sans, sans-serif"
+"""Narrow fonts first: layouts are measured with Pillow's bundled font (``text_width``), and a
+browser's Helvetica or Arial runs about as wide."""
 BACKGROUND = "#f4efe3"
 INK = "#2b2b2b"
 MUTED = "#8a8375"
@@ -144,12 +147,18 @@ class Scene:
         return "\n".join(out)
 
     def to_array(self) -> np.ndarray:
-        """The scene as an ``H x W x 3`` ``uint8`` RGB frame."""
-        image = Image.new("RGB", (self.width, self.height), self.background)
+        """The scene as an ``H x W x 3`` ``uint8`` RGB frame: a new, read-only array each call."""
+        image = _canvas(self.width, self.height)
+        image.paste(self.background, (0, 0, self.width, self.height))
         draw = ImageDraw.Draw(image)
         for shape in self.shapes:
             _paint(image, draw, shape)
         return np.asarray(image)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` runs at ``size`` (Pillow's bundled font; bold a little wider), for layouts."""
+    return _font(size).getlength(text) * (1.05 if bold else 1.0)
 
 
 # ------------------------------------------------------------------------ SVG
@@ -200,6 +209,18 @@ def _svg(shape: Shape) -> str:
 
 # --------------------------------------------------------------------- raster
 _PIL_ANCHOR = {"start": "lm", "middle": "mm", "end": "rm"}
+
+
+_canvases = threading.local()
+
+
+def _canvas(width: int, height: int) -> Image.Image:
+    """This thread's image of that size, painted over frame after frame: a new 1000 x 700 image
+    costs more than the frame drawn on it (its memory is fresh from the system each time)."""
+    by_size = _canvases.__dict__.setdefault("by_size", {})
+    if (width, height) not in by_size:
+        by_size[(width, height)] = Image.new("RGB", (width, height))
+    return by_size[(width, height)]
 
 
 @cache

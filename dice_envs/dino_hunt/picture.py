@@ -12,6 +12,8 @@ from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHunt, DinoHuntSt
 
 WIDTH, HEIGHT = 640, 400
 DIE = 30
+ROW_ROOM = 240
+"""Width a row of dice may take in the turn panel."""
 DIE_COLOURS = ("#8ce99a", "#ffe066", "#ff8787")
 """Green Apatosaurus, yellow Triceratops, red Tyrannosaurus."""
 DINO_SHAPE = (
@@ -41,16 +43,18 @@ def face_die(scene: Scene, x: float, y: float, colour: int, face: Face) -> None:
 
 
 def _dice_row(scene: Scene, x: float, y: float, label: str, counts: list[int], face: Face | None) -> None:
-    """A labelled row of dice, by colour: showing ``face``, or blank (dice in the cup)."""
+    """A labelled row of dice, by colour: showing ``face``, or blank (dice in the cup, drawn
+    smaller when all ten are there so that the row stays inside the panel)."""
     scene.text(x, y + DIE / 2, label, size=12, fill=INK)
     left = x + 118
+    size = DIE if sum(counts) <= ROW_ROOM // (DIE + 4) else ROW_ROOM // sum(counts) - 4
     for colour, count in enumerate(counts):
         for _ in range(count):
             if face is None:
-                die(scene, left, y, DIE, colour=DIE_COLOURS[colour])
+                die(scene, left, y + (DIE - size) / 2, size, colour=DIE_COLOURS[colour])
             else:
                 face_die(scene, left, y, colour, face)
-            left += DIE + 4
+            left += size + 4
     if not any(counts):
         scene.text(left, y + DIE / 2, "none", size=11, fill=MUTED)
 
@@ -69,20 +73,21 @@ def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
         title = "game over"
     else:
         title = f"{seat_name(race.current)}'s turn, roll {state.rolls}"
-    scene.text(248, 62, title, size=13, bold=True)
+    scene.text(248, 60, title, size=13, bold=True)
     if state.last_turn_end != TurnEnd.NONE and state.rolls == 0:
-        scene.text(608, 62, "last turn " + TURN_END_TEXT[state.last_turn_end].format(points=state.last_turn_points), size=10, fill=MUTED, anchor="end")
-    scene.text(248, 92, "last roll", size=12)
+        previous = "last turn " + TURN_END_TEXT[state.last_turn_end].format(points=state.last_turn_points)
+        scene.text(248, 78, previous, size=10, fill=MUTED)
+    scene.text(248, 107, "last roll", size=12)
     left = 366
     for colour, face in state.last_roll:
-        face_die(scene, left, 77, colour, Face(face))
+        face_die(scene, left, 92, colour, Face(face))
         left += DIE + 4
     if not state.last_roll:
-        scene.text(left, 92, "none yet", size=11, fill=MUTED)
-    _dice_row(scene, 248, 124, f"Dinos {sum(state.dinos)}", state.dinos, Face.DINO)
-    _dice_row(scene, 248, 162, f"Footprints {sum(state.footprints)}/{STOMPS_TO_END_TURN}", state.footprints, Face.FOOTPRINT)
-    _dice_row(scene, 248, 200, f"Leaves {sum(state.leaves)}", state.leaves, Face.LEAVES)
-    _dice_row(scene, 248, 238, f"Cup {sum(state.cup)}", state.cup, None)
+        scene.text(left, 107, "none yet", size=11, fill=MUTED)
+    _dice_row(scene, 248, 132, f"Dinos {sum(state.dinos)}", state.dinos, Face.DINO)
+    _dice_row(scene, 248, 168, f"Footprints {sum(state.footprints)}/{STOMPS_TO_END_TURN}", state.footprints, Face.FOOTPRINT)
+    _dice_row(scene, 248, 204, f"Leaves {sum(state.leaves)}", state.leaves, Face.LEAVES)
+    _dice_row(scene, 248, 240, f"Cup {sum(state.cup)}", state.cup, None)
 
     legal = game.legal_actions(state)
     for action, label, x in ((ROLL, "Roll", 248), (STOP, "Stop and score", 372)):
