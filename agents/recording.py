@@ -21,22 +21,28 @@ def logged_move(agent: Agent, seat: int, action: int, observation: np.ndarray, a
     return Move(seat, action, {int(legal): float(probabilities[legal]) for legal in np.flatnonzero(action_mask)})
 
 
+def agent_move(env: DiceGameEnv, agent: Agent, seat: int) -> Move:
+    """``agent``'s choice at ``seat``'s pending decision in ``env`` (raw), as a logged move."""
+    state, game = env.game_state, env.game
+    observation = env.encoder.encode(state, seat)
+    mask = np.zeros(game.num_actions, dtype=np.int8)
+    mask[env.legal_actions()] = 1
+    action = int(agent.act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
+    return logged_move(agent, seat, action, observation, mask)
+
+
 def record_game(env: DiceGameEnv, agents: Sequence[Agent], players: Sequence[str], seed: int, params: dict[str, Any]) -> GameLog:
     """Play one game in ``env`` (raw) dealt from ``seed``, ``agents[seat]`` at each seat, to its end
     or the step cap; ``players`` names them in the log."""
     env.reset(seed=seed)
     log = GameLog(env.metadata["name"], dict(params), seed, list(players))
-    game, encoder = env.game, env.encoder
     for agent in agents:
         agent.reset()
-    while not game.is_terminal(env.game_state) and len(log.moves) < env.max_steps:
-        state, seat = env.game_state, game.current_player(env.game_state)
-        observation = encoder.encode(state, seat)
-        mask = np.zeros(game.num_actions, dtype=np.int8)
-        mask[env.legal_actions()] = 1
-        action = int(agents[seat].act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
-        log.moves.append(logged_move(agents[seat], seat, action, observation, mask))
-        env.step(action)  # raw: an illegal choice raises, naming the action and the legal ones
+    while not env.game.is_terminal(env.game_state) and len(log.moves) < env.max_steps:
+        seat = env.game.current_player(env.game_state)
+        move = agent_move(env, agents[seat], seat)
+        log.moves.append(move)
+        env.step(move.action)  # raw: an illegal choice raises, naming the action and the legal ones
     return log
 
 

@@ -89,6 +89,8 @@ class Decision:
     """The game's number (dealt from seed ``seed + game``)."""
     position: int
     """The lineup position of the agent that decided."""
+    seat: int
+    """The seat it decided at (``lineup_at_seats`` says who sits where in each game)."""
     observation: np.ndarray
     action_mask: np.ndarray
     action: int
@@ -153,7 +155,7 @@ def play_games(
         """The next game, played by ``players``; ``None`` once every game has been dealt."""
         for number in games:
             rng, _ = seeding.np_random(seed + number)  # as env.reset(seed=seed + number)
-            table = _Table(number, game.initial_state(rng), rng, [(seat - number) % num_players for seat in range(num_players)], players)
+            table = _Table(number, game.initial_state(rng), rng, lineup_at_seats(number, num_players), players)
             for player in players:
                 player.reset()
             if not game.is_terminal(table.state):
@@ -182,14 +184,14 @@ def play_games(
             else:
                 states, seats = [table.state for table, _ in decisions], [seat for _, seat in decisions]
                 chosen = agents[position].act_in(states, seats, observations, masks).tolist()
-            for (table, _), action, actions, obs, mask in zip(decisions, chosen, legal, observations, masks):
+            for (table, seat), action, actions, obs, mask in zip(decisions, chosen, legal, observations, masks):
                 if action not in actions:
                     raise ValueError(
                         f"{agents[position].name} chose illegal action {game.action_label(action)} in game {table.number}; "
                         f"legal actions: {', '.join(game.action_label(a) for a in actions)}"
                     )
                 if on_decision is not None:
-                    on_decision(Decision(table.number, position, obs, mask, action))
+                    on_decision(Decision(table.number, position, seat, obs, mask, action))
                 game.apply(table.state, action, table.rng)
                 table.steps += 1
         still_playing = []
@@ -204,6 +206,12 @@ def play_games(
             still_playing.append(table)
         tables = still_playing
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def lineup_at_seats(number: int, num_players: int) -> list[int]:
+    """The lineup position playing each seat in game ``number``: agent ``i`` sits at seat
+    ``(i + number) % num_players``."""
+    return [(seat - number) % num_players for seat in range(num_players)]
 
 
 def _outcome(game: Game[Any, Any], table: _Table, finished: bool) -> GameOutcome:

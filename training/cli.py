@@ -10,6 +10,9 @@
     dice-envs ladder dice_age_v0 model:models/dice_age_ppo.zip       rate an agent on the strength ladder
     dice-envs ladder --leaderboard                   every built-in agent's ladder rating
     dice-envs demo                                   scripted agents against each other in every game
+    dice-envs serve --agents cup_counter,model:models/dino_hunt_ppo.zip   play in the browser (http://127.0.0.1:8000/)
+    dice-envs replay dino_hunt_v0 cup_counter random --out game.html   play a game, write its HTML replay
+    dice-envs replay --from-log game.json --out game.html              a saved game log as a replay
 
 Agents are named by spec: ``random``, a heuristic's name (``dice-envs list``), or ``model:PATH``.
 Training and model loading import torch, so those modules load only when a command needs them.
@@ -28,10 +31,13 @@ import dice_envs
 from agents import SCRIPTED_AGENTS, agent_classes
 from agents.mcts import MCTSAgent
 from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
+from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.game_log import GameLog, GameLogError
 from training.parallel import Part, default_workers, play_parts, spec_lineup, split_games
 from training.single_agent import gymnasium_id
 from training.specs import model_path, spec_label
+from web.sessions import MAX_GAMES
 
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse ``type``: a whole number from ``minimum`` (a usage error otherwise)."""
@@ -67,6 +73,12 @@ def add_batch_size(parser: argparse.ArgumentParser, workers: int = 1) -> None:
         "a result is reproducible from --seed, --batch-size and --workers)",
     )
 
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""``serve`` hosts that only this machine can reach."""
+
+DEFAULT_GAMES_TO_SAVE = 2
+"""``--save-games``: games saved per pairing unless ``--games-to-save`` says otherwise."""
 
 BASELINES = "baselines"
 """In ``evaluate``: every built-in agent of the game."""
@@ -142,13 +154,26 @@ def evaluate_command(args: argparse.Namespace) -> None:
     def report(pairing: Pairing) -> None:
         print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
 
+    if args.games_to_save is not None and args.save_games is None:
+        raise ParameterError("--games-to-save needs --save-games DIR, the directory to save them in")
+    logged_games = (DEFAULT_GAMES_TO_SAVE if args.games_to_save is None else args.games_to_save) if args.save_games else 0
     result = run_tournament(
-        args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size, workers=args.workers
+        args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size, workers=args.workers,
+        logged_games=logged_games,
     )
     print(format_table(result))
     out = Path(args.out) if args.out else Path("runs") / "evaluations" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
     json_path, markdown_path = save_result(result, out, "tournament")
     print(f"\nsaved {json_path} and {markdown_path}")
+    if args.save_games:
+        save_games(Path(args.save_games), result.game_logs)
+
+
+def save_games(directory: Path, logs: dict[str, GameLog]) -> None:
+    """Each game as ``<name>.json`` (its log) and ``<name>.html`` (its replay) in ``directory``."""
+    for name, log in logs.items():
+        write_replay(log, directory / f"{name}.html", directory / f"{name}.json")
+    print(f"saved {len(logs)} games in {directory} (<name>.json: the log, <name>.html: its replay)")
 
 
 def ladder_command(args: argparse.Namespace) -> None:
@@ -238,6 +263,88 @@ def _ask(legal: Sequence[int], label: Callable[[int], str]) -> int | None:
         print(f"choose one of {', '.join(map(str, legal))}")
 
 
+def replay_command(args: argparse.Namespace) -> None:
+    from agents.recording import play_logged_game
+    from web.replay import outcome_text
+
+    if args.from_log is not None:
+        if args.env or args.agents or args.seed is not None or args.param or args.log:
+            raise ParameterError("--from-log re-renders a saved game: it takes no game, agents, --seed, --param or --log")
+        log = read_log(Path(args.from_log))
+    else:
+        if args.env is None or not args.agents:
+            raise ParameterError("name a game and one agent per seat: dice-envs replay GAME AGENT... --out FILE (or --from-log FILE)")
+        params = {"num_players": len(args.agents), **parse_params(args.param)}
+        if params["num_players"] != len(args.agents):
+            raise ParameterError(f"num_players={params['num_players']} but {len(args.agents)} agents: name one agent per seat")
+        log = play_logged_game(args.env, args.agents, args.seed or 0, params)
+    write_replay(log, Path(args.out), Path(args.log) if args.log else None, args.view)
+    saved = f"{args.out} and {args.log}" if args.log else args.out
+    print(f"saved {saved}: {len(log.moves)} moves, {outcome_text(log.result(), log.players, len(log.moves))}")
+
+
+def write_replay(log: GameLog, html_path: Path, log_path: Path | None, view: str = SPECTATOR_VIEW) -> None:
+    """``web.replay.save_replay``, with a file that cannot be written as one clear line."""
+    from web.replay import save_replay
+
+    try:
+        save_replay(log, html_path, log_path, view)
+    except OSError as error:
+        raise ParameterError(f"cannot write {error.filename or html_path}: {error.strerror}") from None
+
+
+def read_log(path: Path) -> GameLog:
+    """The game log in ``path``, checked to replay; one clear line (``GameLogError``, naming the
+    file) for a missing or broken one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise GameLogError(f"{path}: cannot read it ({reason})") from None
+    try:
+        log = GameLog.from_json(text)
+        log.result()  # every move legal, in turn
+    except GameLogError as error:
+        raise GameLogError(f"{path}: {error}") from None
+    return log
+
+
+def serve_command(args: argparse.Namespace) -> None:
+    from web.catalogue import AgentCatalogue, default_specs
+    from web.server import LOOPBACK_NAMES, create_app, listen, serve  # imports FastAPI and uvicorn: only for this command
+
+    games = args.games or dice_envs.list_envs()
+    for name in games:
+        dice_envs.env_module(name)  # one clear line for an unknown game
+    catalogue = AgentCatalogue(args.agents or default_specs(games), games)
+    listening = listen(args.host, args.port)
+    hosts = list(LOOPBACK_NAMES)
+    if args.host not in LOOPBACK_HOSTS:
+        print(f"note: {args.host} is reachable from other machines; anyone who reaches it can start games", file=sys.stderr)
+        hosts = ["*"]  # other machines address it by names of their own
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address in a URL
+    print(f"dice-envs serve: http://{host}:{args.port}/ ({', '.join(catalogue.offers)}; Ctrl-C to stop)", flush=True)
+    serve(create_app(catalogue, max_games=args.max_games, hosts=hosts), listening)
+
+
+def port_number(text: str) -> int:
+    port = whole_number(1)(text)
+    if port > 65535:
+        raise argparse.ArgumentTypeError(f"must be at most 65535, got {port}")
+    return port
+
+
+def agent_specs(text: str) -> list[str]:
+    """``--agents``: specs split at commas, except the ``KEY=VALUE`` options of an ``mcts:`` spec."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def export_command(args: argparse.Namespace) -> None:
     from training.policy_agent import export_policy
 
@@ -271,6 +378,10 @@ def build_parser() -> argparse.ArgumentParser:
         evaluate.add_argument("--filler", default="random", help="agent in the seats beyond two in 3+ player games")
         evaluate.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. num_players=3")
         evaluate.add_argument("--out", help="directory for tournament.json and tournament.md (default: runs/evaluations/<env>-<time>)")
+        evaluate.add_argument("--save-games", metavar="DIR", help="save a sample of the games played as DIR/<name>.json logs and <name>.html replays")
+        evaluate.add_argument(
+            "--games-to-save", type=whole_number(1), metavar="N", help=f"with --save-games: the first N games of each pairing (default {DEFAULT_GAMES_TO_SAVE})"
+        )
         evaluate.set_defaults(run=evaluate_command)
 
     ladder = commands.add_parser("ladder", help="rate an agent on the game's strength ladder (random = 0)")
@@ -305,10 +416,33 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
     match.set_defaults(run=match_command)
 
+    replay = commands.add_parser("replay", help="play a game (or read a saved log) and write it as a self-contained HTML replay")
+    replay.add_argument("env", nargs="?", choices=dice_envs.list_envs())
+    replay.add_argument("agents", nargs="*", help="one agent spec per seat: random, a heuristic, mcts:..., model:PATH")
+    replay.add_argument("--out", required=True, help="the HTML file to write, e.g. game.html")
+    replay.add_argument("--seed", type=seed_value, help="the game's seed (default 0)")
+    replay.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
+    replay.add_argument("--view", default=SPECTATOR_VIEW, help="whose view the pictures show: spectator (everything; the default) or player_K")
+    replay.add_argument("--log", metavar="FILE", help="also save the game log as JSON")
+    replay.add_argument("--from-log", metavar="FILE", help="re-render a saved game log instead of playing a game")
+    replay.set_defaults(run=replay_command)
+
     demo = commands.add_parser("demo", help="scripted agents against each other in every game")
     demo.add_argument("--games", type=int, default=300)
     demo.add_argument("--seed", type=seed_value, default=0)
     demo.set_defaults(run=demo_command)
+
+    serve = commands.add_parser("serve", help="play the games in a browser against agents (a local web app)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument(
+        "--agents", type=agent_specs, action="extend", metavar="SPEC,SPEC,...",
+        help="the agents the page offers, e.g. cup_counter,mcts:simulations=200,model:models/dino_hunt_ppo.zip "
+        "(default: random and every game's scripted agents); each is offered for the games it plays",
+    )
+    serve.add_argument("--games", type=lambda text: text.split(","), action="extend", metavar="GAME,GAME,...", help="the games offered (default: all)")
+    serve.add_argument("--max-games", type=whole_number(1), default=MAX_GAMES, help=f"games in play at once, over all tabs (default {MAX_GAMES})")
+    serve.set_defaults(run=serve_command)
     return parser
 
 
@@ -317,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     try:
         args.run(args)
-    except ParameterError as error:
+    except (ParameterError, GameLogError) as error:
         parser.error(str(error))
 
 

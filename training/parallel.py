@@ -10,8 +10,9 @@ would deal and seat it), and its agents seeded from the match seed and the part'
 of workers, and one worker plays exactly what ``play_games`` plays in this process.
 
 Workers are forked, so a lineup may be built by any function, a closure or a user's own agent
-class included, with nothing to pickle but the outcomes; each worker runs torch on one thread (the
-workers already use every core).  Where ``fork`` is not available, use one worker.
+class included, with nothing to pickle but the results (the outcomes, and with
+``play_logged_part`` the logs of the games it was asked to keep); each worker runs torch on one
+thread (the workers already use every core).  Where ``fork`` is not available, use one worker.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from typing import Any, TypeVar
 
 import dice_envs
 from agents.base import Agent
-from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, play_games
+from agents.recording import logged_move
+from agents.runner import DEFAULT_BATCH_SIZE, Decision, GameOutcome, lineup_at_seats, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.game_log import GameLog
 
 T = TypeVar("T")
 
@@ -69,6 +72,10 @@ class Part:
     seed: int = 0
     batch_size: int = DEFAULT_BATCH_SIZE
     env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    players: Sequence[str] = ()
+    """The spec of each lineup position, as ``play_logged_part``'s game logs name the players."""
+    logged_games: int = 0
+    """``play_logged_part`` logs the match's games ``0 .. logged_games - 1`` that fall in this part."""
 
 
 def split_games(num_games: int, workers: int) -> list[tuple[int, int]]:
@@ -93,9 +100,31 @@ def part_seed(part_number: int) -> int:
 
 
 def play_part(part: Part) -> list[GameOutcome]:
+    """The part's outcomes, in game order."""
+    return play_logged_part(part)[0]
+
+
+def play_logged_part(part: Part) -> tuple[list[GameOutcome], list[GameLog]]:
+    """``play_part``, also logging the part's games among the match's first ``part.logged_games``
+    as they are played (the logs of exactly those games, in game order)."""
     env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
     agents = part.build(env, part_seed(part.number))
-    return play_games(env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game)
+    num_players = env.game.num_players
+    params = {"num_players": num_players, **dict(part.env_kwargs)}
+    logs = {
+        number: GameLog(part.env_name, params, part.seed + number, [part.players[position] for position in lineup_at_seats(number, num_players)])
+        for number in range(part.first_game, min(part.first_game + part.num_games, part.logged_games))
+    }
+
+    def record(decision: Decision) -> None:
+        log = logs.get(decision.game)
+        if log is not None:
+            agent = agents[decision.position]
+            log.moves.append(logged_move(agent, decision.seat, decision.action, decision.observation, decision.action_mask))
+
+    hook = record if logs else None  # no hook at all: most parts log nothing
+    outcomes = play_games(env, agents, part.num_games, part.seed, part.batch_size, on_decision=hook, first_game=part.first_game)
+    return outcomes, list(logs.values())
 
 
 _PARTS: list[Part] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +31,8 @@ from agents import Agent, make_agent
 from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from training.parallel import LineupBuilder, Part, play_parts, split_games
+from dice_envs.core.game_log import GameLog
+from training.parallel import LineupBuilder, Part, play_logged_part, play_parts, split_games
 from training.policy_agent import make_agent_from_spec
 from training.specs import spec_label
 
@@ -85,6 +87,8 @@ class TournamentResult:
     """Processes each pairing's games were split over (``training.parallel``)."""
     standings: dict[str, Standing] = field(default_factory=dict)
     elo: dict[str, float] = field(default_factory=dict)
+    game_logs: dict[str, GameLog] = field(default_factory=dict)
+    """With ``logged_games``: each pairing's first games, as played, by a name fit for a file."""
 
     def pairing(self, first: str, second: str) -> Pairing:
         for pairing in self.pairings:
@@ -113,10 +117,12 @@ def run_tournament(
     on_pairing: Callable[[Pairing], None] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     workers: int = 1,
+    logged_games: int = 0,
 ) -> TournamentResult:
     """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it.
     Each pairing plays ``batch_size`` games at once (``agents.runner.play_games``), its games split
-    over ``workers`` processes (``training.parallel``)."""
+    over ``workers`` processes (``training.parallel``).  The first ``logged_games`` games of each
+    pairing are kept as game logs (``result.game_logs``) as they are played."""
     labels = numbered_labels([entrant.label for entrant in entrants])
     if len(labels) < 2:
         raise ParameterError("a tournament needs at least two agents")
@@ -128,13 +134,22 @@ def run_tournament(
     pairs = [(i, j) for i, j in itertools.combinations(range(len(entrants)), 2) if focus is None or focus in (labels[i], labels[j])]
     runs = split_games(games, workers)
     parts = [
-        Part(env_name, _lineup(env_name, entrants[i], entrants[j], filler, seed), first, count, number, seed, batch_size, env_kwargs)
+        Part(
+            env_name, _lineup(env_name, entrants[i], entrants[j], filler, seed), first, count, number, seed, batch_size, env_kwargs,
+            players=[entrants[i].spec or labels[i], entrants[j].spec or labels[j], *[filler] * (num_players - 2)],
+            logged_games=logged_games,
+        )
         for i, j in pairs
         for number, (first, count) in enumerate(runs)
     ]
-    played = play_parts(parts, workers)
+    played = play_parts(parts, workers, play_logged_part)
     for i, j in pairs:
-        outcomes = [outcome for _ in runs for outcome in next(played)]
+        outcomes: list[GameOutcome] = []
+        for _ in runs:
+            part_outcomes, logs = next(played)
+            outcomes += part_outcomes
+            for log in logs:
+                result.game_logs[_file_name(f"{labels[i]}-vs-{labels[j]}-game{log.seed - seed}")] = log
         pairing = _pairing(outcomes, labels[i], labels[j], num_players)
         result.pairings.append(pairing)
         if on_pairing is not None:
@@ -142,6 +157,12 @@ def run_tournament(
     result.standings = overall_standings(result.entrants, result.pairings)
     result.elo = bradley_terry_elo(result.entrants, result.pairings)
     return result
+
+
+def _file_name(name: str) -> str:
+    """``name`` with anything but letters, digits, ``-``, ``_`` and ``.`` as ``_`` (a label such as
+    ``random#2`` would cut a file URL short)."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
 def _lineup(env_name: str, first: Entrant, second: Entrant, filler: str, seed: int) -> LineupBuilder:

@@ -1,0 +1,117 @@
+"""A replay page in a real browser (headless Chromium driven by Playwright): it loads from a
+file:// URL without asking for anything else, steps to the end with the keyboard and the slider,
+plays and pauses, shows the result and hands out its own log.  Skipped, saying why, where
+Playwright or a Chromium executable is missing (the ``browser`` fixture of ``conftest.py``); CI
+installs both (``.ci/run``)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from agents.recording import play_logged_game
+from dice_envs.core.game_log import GameLog
+from web.replay import save_replay
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED_SCHEMES = ("file:", "data:", "blob:")
+
+
+def picture_texts(log: GameLog, index: int) -> list[str]:
+    """The words of position ``index``'s picture, drawn here in Python."""
+    env = log.make_env()
+    env.set_state(log.positions()[index])
+    return [html.unescape(text) for text in re.findall(r"<text [^>]*>([^<]*)</text>", env.picture("spectator").to_svg())]
+
+
+def board_texts(page: object) -> list[str]:
+    """The words of the picture the page shows."""
+    return page.locator("#board svg text").all_text_contents()  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameLog, Path]:
+    """A model against a heuristic (so the page has probability bars), written as a replay."""
+    log = play_logged_game("dino_hunt_v0", ["model:" + str(ROOT / "models" / "dino_hunt_ppo.zip"), "cup_counter"], seed=5)
+    page = tmp_path_factory.mktemp("replay") / "game.html"
+    save_replay(log, page)
+    return log, page
+
+
+def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog, Path], tmp_path: Path) -> None:
+    from playwright.sync_api import expect  # here: Playwright may be missing (the fixture skips then)
+
+    log, path = game
+    last = len(log.moves)
+    context = browser.new_context(accept_downloads=True)  # type: ignore[attr-defined]
+    page = context.new_page()
+    refused: list[str] = []
+    errors: list[str] = []
+
+    def route(request_route: object) -> None:
+        url = request_route.request.url  # type: ignore[attr-defined]
+        if url.startswith(ALLOWED_SCHEMES):
+            request_route.continue_()  # type: ignore[attr-defined]
+        else:
+            refused.append(url)
+            request_route.abort()  # type: ignore[attr-defined]
+
+    page.route("**/*", route)
+    page.on("request", lambda request: None if request.url.startswith(ALLOWED_SCHEMES) else refused.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(path.as_uri())
+
+    step = page.locator("#step")
+    decision = page.locator("#decision")
+    assert step.text_content() == f"position 0 of {last}"
+    assert page.locator("#board svg").count() == 1
+    assert "Move 1 of" in decision.text_content()
+    assert page.locator("#decision .bars li").count() >= 1  # the model moves first: its probabilities
+
+    page.keyboard.press("ArrowRight")
+    assert board_texts(page) == picture_texts(log, 1)  # the script rebuilt the right picture
+    page.keyboard.press("ArrowRight")
+    assert step.text_content() == f"position 2 of {last}"
+    page.keyboard.press("ArrowLeft")
+    assert step.text_content() == f"position 1 of {last}"
+    page.keyboard.press("End")
+    assert step.text_content() == f"position {last} of {last}"
+    assert board_texts(page) == picture_texts(log, last)
+    result = log.result()
+    assert f"winner: player_{result.winners[0]} ({log.players[result.winners[0]]})" in decision.text_content()
+    assert page.locator("#next").is_disabled()
+    page.keyboard.press("Home")
+    assert step.text_content() == f"position 0 of {last}"
+
+    slider = page.locator("#slider")
+    box = slider.bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 1, box["y"] + box["height"] / 2)  # dragged to the far right
+    assert step.text_content() == f"position {last} of {last}"
+    assert "Game over" in decision.text_content()
+    slider.focus()
+    page.keyboard.press("Home")  # the slider's own keys
+    assert step.text_content() == f"position 0 of {last}"
+    page.keyboard.press("End")
+    assert step.text_content() == f"position {last} of {last}"
+
+    page.keyboard.press("Home")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press(" ")  # play...
+    expect(step).to_have_text(f"position 2 of {last}")  # waits: a frame each 0.8 s
+    assert page.locator("#play").text_content() == "Pause"
+    page.keyboard.press(" ")  # ...and pause
+    assert page.locator("#play").text_content() == "Play"
+
+    with page.expect_download() as download_info:
+        page.locator("#download").click()
+    downloaded = tmp_path / "downloaded.json"
+    download_info.value.save_as(downloaded)
+    assert GameLog.from_json(downloaded.read_text()).to_dict() == log.to_dict()
+
+    assert refused == [] and errors == []
+    context.close()

@@ -1,0 +1,299 @@
+"""``dice-envs serve`` (``web/server.py``, ``web/sessions.py``, ``web/catalogue.py``) through
+FastAPI's test client: whole games against ``random`` in every game, the downloads, and hostile
+requests, each refused with one clear JSON line and nothing changed in any game."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import dice_envs
+from dice_envs.core.engine import ParameterError
+from dice_envs.core.game_log import GameLog
+from training.cli import agent_specs, main
+from web.catalogue import AgentCatalogue, default_specs
+from web.server import MAX_BODY_BYTES, create_app, listen
+from web.sessions import GameStore, Refused, new_session
+
+ROOT = Path(__file__).resolve().parents[2]
+MODEL = "model:" + str(ROOT / "models" / "dino_hunt_ppo.zip")
+ENV_NAMES = dice_envs.list_envs()
+DINO = "dino_hunt_v0"
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+LOCAL = "http://127.0.0.1"
+"""Where a browser on this machine reaches the server: the only hosts it answers by default."""
+
+Game = tuple[dict[str, Any], dict[str, str]]
+"""A game as its creator's tab holds it: the server's view of it and the token header."""
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> AgentCatalogue:
+    return AgentCatalogue(default_specs(ENV_NAMES), ENV_NAMES)
+
+
+@pytest.fixture
+def client(catalogue: AgentCatalogue) -> TestClient:
+    return TestClient(create_app(catalogue), base_url=LOCAL)
+
+
+def min_players(env_name: str) -> int:
+    return dice_envs.env_module(env_name).raw_env.game_class.params_class.min_players
+
+
+def start(client: TestClient, env_name: str = DINO, seat: int = 0, opponent: str = "random") -> Game:
+    response = client.post("/api/games", json={"game": env_name, "seat": seat, "opponents": [opponent] * (min_players(env_name) - 1)})
+    assert response.status_code == 201, response.text
+    view = response.json()
+    return view, {"X-Game-Token": view.pop("token")}
+
+
+def show(client: TestClient, game: Game) -> dict[str, Any]:
+    view, headers = game
+    response = client.get(f"/api/games/{view['id']}", headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def play_out(client: TestClient, game: Game, rng: random.Random) -> dict[str, Any]:
+    """Random legal moves for the human until the game is over; the final view."""
+    view, headers = game
+    while not view["over"]:
+        assert view["to_move"] == view["seat"] and view["legal"], "between requests the game waits on the human"
+        action = rng.choice(view["legal"])["action"]
+        response = client.post(f"/api/games/{view['id']}/move", json={"action": action}, headers=headers)
+        assert response.status_code == 200, response.text
+        view = response.json()
+    return view
+
+
+def refused(response: Any, status: int, *words: str) -> str:
+    """The response is a refusal: ``status``, and a JSON object holding one line of error."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert list(body) == ["error"] and "\n" not in body["error"] and "Traceback" not in body["error"], body
+    for word in words:
+        assert word in body["error"], body["error"]
+    return body["error"]
+
+
+# ------------------------------------------------------------ whole games
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_a_whole_game_against_random_reaches_game_over_and_its_log_replays_to_it(client: TestClient, env_name: str) -> None:
+    game = start(client, env_name, seat=1)
+    view, headers = game
+    assert view["players"][1] == "you" and "player_1&#x27;s view" in view["picture"]
+    legal_shapes = {int(action) for action in _actions_in(view["picture"])}
+    assert not legal_shapes - {move["action"] for move in view["legal"]}, "the picture offers only legal moves"
+    final = play_out(client, game, random.Random(env_name))
+    assert final["result"] and final["legal"] == [] and final["to_move"] is None
+
+    response = client.get(f"/api/games/{view['id']}/log", headers=headers)
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    log = GameLog.from_json(response.text)
+    assert log.players[1] == "human" and log.players[0] == "random"
+    assert [move.seat for move in log.moves] == [move["seat"] for move in final["moves"]]
+    replayed = log.result()
+    assert replayed.finished and replayed.scores == final["scores"]
+    winners = {f"player_{seat}" for seat in replayed.winners}
+    assert ("You" in final["result"]) == (1 in replayed.winners)
+    assert all(name in final["result"] for name in winners - {"player_1"})
+
+    replay = client.get(f"/api/games/{view['id']}/replay", headers=headers)
+    assert replay.status_code == 200 and replay.headers["content-type"].startswith("text/html")
+    assert "<svg" in replay.text and "https://" not in replay.text
+
+
+def _actions_in(svg: str) -> list[str]:
+    return [part.split('"')[1] for part in svg.split("data-action=")[1:]]
+
+
+def test_the_page_and_its_assets_load_nothing_from_elsewhere(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+    for name in ("app.js", "app.css", "common.css"):
+        asset = client.get(f"/assets/{name}")
+        assert asset.status_code == 200 and f"assets/{name}" in page.text
+        assert set(re.findall(r"https?://[^\s\"']*", asset.text)) <= {SVG_NAMESPACE}
+    assert not re.findall(r"https?://", page.text)
+    refused(client.get("/assets/replay.html"), 404, "no asset")
+    assert client.get("/assets/../server.py").status_code == 404
+    assert client.get("/docs").status_code == 404, "FastAPI's docs page loads scripts from a CDN"
+
+
+def test_the_catalogue_offers_each_game_its_own_agents(client: TestClient) -> None:
+    offers = {offer["env"]: offer for offer in client.get("/api/catalogue").json()["games"]}
+    assert sorted(offers) == ENV_NAMES
+    dino = {agent["label"]: agent["players"] for agent in offers[DINO]["agents"]}
+    assert list(dino) == ["random", "two_footprints", "cup_counter"] and dino["random"] == list(range(2, 9))
+    assert "protect_humans" in {agent["label"] for agent in offers["dalek_dice_v0"]["agents"]}
+
+
+def test_a_model_is_offered_by_label_for_its_own_game_and_shows_its_probabilities_in_the_log() -> None:
+    catalogue = AgentCatalogue(["random", MODEL], [DINO, "dalek_dice_v0"])
+    client = TestClient(create_app(catalogue), base_url=LOCAL)
+    listed = client.get("/api/catalogue").text
+    assert str(ROOT) not in listed and "model:" not in listed
+    offers = {offer["env"]: {agent["label"]: agent["players"] for agent in offer["agents"]} for offer in json.loads(listed)["games"]}
+    assert offers == {DINO: {"random": list(range(2, 9)), "dino_hunt_ppo": [2]}, "dalek_dice_v0": {"random": list(range(2, 7))}}
+    refused(client.post("/api/games", json={"game": "dalek_dice_v0", "seat": 0, "opponents": ["dino_hunt_ppo"]}), 400, "no agent")
+    refused(client.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["dino_hunt_ppo"] * 2}), 400, "with 3 players")
+    search = "mcts:simulations=2," + MODEL.replace(":", "=", 1)  # checked at 2 players, offered at every count
+    searching = TestClient(create_app(AgentCatalogue([search], [DINO])), base_url=LOCAL)
+    refused(searching.post("/api/games", json={"game": DINO, "seat": 0, "opponents": [search] * 2}), 400, "expects observations")
+    game = start(client, DINO, seat=0, opponent="dino_hunt_ppo")
+    play_out(client, game, random.Random(0))
+    log = GameLog.from_json(client.get(f"/api/games/{game[0]['id']}/log", headers=game[1]).text)
+    assert log.players[1] == MODEL
+    assert all((move.probabilities is not None) == (move.seat == 1) for move in log.moves)
+
+
+def test_a_spec_that_plays_no_game_or_shares_a_label_is_a_start_up_error() -> None:
+    with pytest.raises(ParameterError, match="plays none of the games offered: no agent 'cup_countr'"):
+        AgentCatalogue(["random", "cup_countr"], [DINO])
+    with pytest.raises(ParameterError, match="plays none of the games offered: model 'dino_hunt_ppo' expects"):
+        AgentCatalogue([MODEL], ["dalek_dice_v0"])
+    with pytest.raises(ParameterError, match="would both be offered as 'dino_hunt_ppo'"):
+        AgentCatalogue([MODEL, "model:elsewhere/dino_hunt_ppo.zip"], [DINO])
+
+
+def test_serve_on_the_command_line_refuses_a_bad_agent_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--games", DINO, "--agents", "cup_counter,no_such_agent"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("dice-envs: error: agent 'no_such_agent' plays none")
+    specs = agent_specs("cup_counter,mcts:simulations=50,rollout=random,model:m.zip")
+    assert specs == ["cup_counter", "mcts:simulations=50,rollout=random", "model:m.zip"]
+    with listen("127.0.0.1", 0) as taken, pytest.raises(ParameterError, match="cannot listen on 127.0.0.1 port .*in use"):
+        listen("127.0.0.1", taken.getsockname()[1])
+
+
+# ------------------------------------------------------- hostile requests
+def test_bad_new_games_are_refused_one_line_each(client: TestClient) -> None:
+    other = start(client)
+    before = show(client, other)
+
+    def new(body: Any) -> Any:
+        return client.post("/api/games", json=body)
+
+    refused(new({"game": "chess_v0", "seat": 0, "opponents": ["random"]}), 400, "unknown game 'chess_v0'", DINO)
+    refused(new({"game": DINO, "seat": 0, "opponents": ["grandmaster"]}), 400, "no agent 'grandmaster'", "cup_counter")
+    for path in ("models/dino_hunt_ppo.zip", MODEL, "model:models/dino_hunt_ppo.zip", "../../etc/passwd", "/etc/passwd"):
+        refused(new({"game": DINO, "seat": 0, "opponents": [path]}), 400, "no agent")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["mcts:simulations=1"]}), 400, "no agent")
+    refused(new({"game": DINO, "seat": 2, "opponents": ["random"]}), 400, "seat must be between 0 and 1")
+    for seat in (-1, 65, "0", 0.5, True, None):
+        refused(new({"game": DINO, "seat": seat, "opponents": ["random"]}), 422, "seat")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["random"] * 8}), 400, "2 to 8 players, got 9")
+    refused(new({"game": "mammoth_hunters_v1", "seat": 0, "opponents": ["random"]}), 400, "3 to 5 players")
+    refused(new({"game": DINO, "seat": 0, "opponents": []}), 422, "opponents")
+    refused(new({"game": DINO, "seat": 0, "opponents": "random"}), 422, "opponents")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "params": {"target_score": 1}}), 422, "params")
+    refused(new(["dino_hunt_v0"]), 422)
+    refused(new({"game": DINO * 50, "seat": 0, "opponents": ["random"]}), 422, "game")
+    as_json = {"Content-Type": "application/json"}
+    refused(client.post("/api/games", content=b'{"game": "dino_hunt_v0", "seat": 0,', headers=as_json), 400, "not valid JSON")
+    refused(client.post("/api/games", content=b"\xff\xfe", headers=as_json), 400, "not valid JSON")
+    huge = json.dumps({"game": DINO, "seat": 0, "opponents": ["random"], "pad": "x" * MAX_BODY_BYTES})
+    refused(client.post("/api/games", content=huge, headers=as_json), 413, "at most")
+    refused(client.put("/api/games", json={}), 405)
+    refused(client.get("/api/nothing"), 404)
+    assert show(client, other) == before
+    assert len(client.app.state.games) == 1, "no refused request left a game behind"
+
+
+def test_bad_moves_are_refused_and_change_nothing(client: TestClient) -> None:
+    game, other = start(client), start(client)
+    (view, headers), before, before_other = game, show(client, game), show(client, other)
+    legal = {move["action"] for move in view["legal"]}
+    illegal = next(action for action in range(64) if action not in legal)
+
+    def move(body: Any, **kwargs: Any) -> Any:
+        return client.post(f"/api/games/{view['id']}/move", json=body, headers=headers, **kwargs)
+
+    refused(move({"action": illegal}), 400, f"action {illegal} is not a legal move", "legal:")
+    for action in ("0", 0.0, 0.5, True, None, [0], {"n": 0}, -1, 10**30, 2**31):
+        refused(move({"action": action}), 422, "action")
+    refused(move({}), 422, "action")
+    refused(move({"action": 0, "seat": 1}), 422, "seat")
+    as_json = {**headers, "Content-Type": "application/json"}
+    refused(client.post(f"/api/games/{view['id']}/move", content=b"action=0", headers=as_json), 400, "not valid JSON")
+    refused(client.post(f"/api/games/{view['id']}/move", data={"action": "0"}, headers=headers), 422, "request body")
+    refused(client.post(f"/api/games/{view['id']}/move", content=b'{"action": ' + b"9" * MAX_BODY_BYTES + b"}", headers=headers), 413)
+    refused(client.get(f"/api/games/{view['id']}/log", headers=headers), 409, "once the game is over")
+    refused(client.get(f"/api/games/{view['id']}/replay", headers=headers), 409, "once the game is over")
+    assert show(client, game) == before and show(client, other) == before_other
+
+    final = play_out(client, game, random.Random(1))
+    refused(move({"action": min(legal)}), 409, "the game is over")
+    assert show(client, game) == final and show(client, other) == before_other
+
+
+def test_a_game_is_reached_only_with_its_own_token(client: TestClient) -> None:
+    (mine, my_headers), (theirs, their_headers) = start(client), start(client)
+    before = show(client, (mine, my_headers))
+    action = {"action": mine["legal"][0]["action"]}
+    for headers in ({}, their_headers, {"X-Game-Token": ""}, {"X-Game-Token": my_headers["X-Game-Token"][:-1]}, {"X-Game-Token": b"\xe9" * 8}):
+        refused(client.get(f"/api/games/{mine['id']}", headers=headers), 403, "another tab")
+        refused(client.post(f"/api/games/{mine['id']}/move", json=action, headers=headers), 403, "another tab")
+        refused(client.get(f"/api/games/{mine['id']}/log", headers=headers), 403)
+        refused(client.delete(f"/api/games/{mine['id']}", headers=headers), 403)
+    refused(client.get(f"/api/games/{mine['id']}", headers={"X-Game-Token": "x" * 101}), 422)
+    for unknown in ("no-such-game", mine["id"][:-1], "%2E%2E"):
+        refused(client.get(f"/api/games/{unknown}", headers=my_headers), 404, "no such game")
+    refused(client.get("/api/games/..%2F..%2Fweb%2Fserver.py", headers=my_headers), 404)
+    assert show(client, (mine, my_headers)) == before
+    assert client.delete(f"/api/games/{theirs['id']}", headers=their_headers).status_code == 204
+    refused(client.get(f"/api/games/{theirs['id']}", headers=their_headers), 404)
+    assert show(client, (mine, my_headers)) == before
+
+
+def test_the_number_of_games_is_bounded_and_finished_games_make_room(catalogue: AgentCatalogue) -> None:
+    client = TestClient(create_app(catalogue, max_games=2), base_url=LOCAL)
+    first, second = start(client), start(client)
+    refused(client.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["random"]}), 429, "too many games")
+    assert show(client, first)["moves"] == first[0]["moves"] and show(client, second)["moves"] == second[0]["moves"]
+    play_out(client, second, random.Random(2))
+    third = start(client)
+    refused(client.get(f"/api/games/{second[0]['id']}", headers=second[1]), 404, "no such game")
+    assert show(client, first)["id"] == first[0]["id"] and show(client, third)["id"] == third[0]["id"]
+
+
+def test_idle_games_make_room_oldest_first(catalogue: AgentCatalogue) -> None:
+    now = [0.0]
+    store = GameStore(capacity=2, idle_seconds=60, clock=lambda: now[0])
+    old, young, new = (new_session(catalogue, DINO, 0, ["random"]) for _ in range(3))
+    store.add(old)
+    now[0] = 30
+    store.add(young)
+    with pytest.raises(Refused, match="too many games"):
+        store.add(new)
+    now[0] = 61
+    store.add(new)
+    with pytest.raises(Refused, match="no such game"), store.using(old.id, old.token):
+        pass
+    with store.using(young.id, young.token) as session:
+        assert session is young
+
+
+def test_a_move_out_of_turn_is_refused_without_touching_the_game(catalogue: AgentCatalogue) -> None:
+    session = new_session(catalogue, DINO, 1, ["random"])  # before play_agents: player_0 is to move
+    moves = list(session.log.moves)
+    with pytest.raises(Refused, match="it is player_0's turn, not yours") as refusal:
+        session.play_human(session.env.legal_actions()[0])
+    assert refusal.value.status == 409 and session.log.moves == moves and session.to_move == 0
+
+
+def test_requests_for_another_host_are_refused(catalogue: AgentCatalogue) -> None:
+    """A page elsewhere whose name resolves to this machine (DNS rebinding) gets nothing."""
+    rebound = TestClient(create_app(catalogue), base_url="http://attacker.example")
+    assert rebound.get("/api/catalogue").status_code == 400
+    assert rebound.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["random"]}).status_code == 400
+    for host in ("http://localhost:8000", "http://[::1]:8000"):
+        assert TestClient(create_app(catalogue), base_url=host).get("/api/catalogue").status_code == 200
