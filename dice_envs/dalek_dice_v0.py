@@ -17,7 +17,9 @@ Exterminate! double the Humans.
 
 Arguments: ``num_players`` (2-6, default 2), ``target_score`` (default 60), ``reward_mode``
 (``"win_loss"`` or ``"score"``), ``max_steps`` (default 20000), ``render_mode`` (``"ansi"`` or
-``"human"``).
+``"human"``: text; ``"rgb_array"``: the picture as an ``H x W x 3`` frame), ``render_view``
+(``"player_0"`` by default, any agent, or ``"spectator"``); ``env.unwrapped.picture(view).to_svg()``
+gives the picture as SVG.
 
 ``raw_env`` raises ``ValueError`` on an illegal action; ``env`` ends the game with -1 for the
 mover instead, like PettingZoo's ``TerminateIllegalWrapper``.
@@ -27,15 +29,17 @@ Version history: v0, first release.
 
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.dalek_dice.encoding import DalekDiceEncoder
+from dice_envs.dalek_dice.picture import draw
 from dice_envs.dalek_dice.rendering import render
 from dice_envs.dalek_dice.rules import DalekDice
 
 
-class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(DiceGameEnv):
     __doc__ = __doc__
     game_class = DalekDice
     encoder_class = DalekDiceEncoder
     render_text = staticmethod(render)
+    draw_picture = staticmethod(draw)
 
 
 env = raw_env.guarded

@@ -3,9 +3,20 @@ pending decision and the race track.  A game's ``picture.py`` lays these out on 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
-from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, SEAT_COLOURS, Scene, text_width
+from dice_envs.core.picture import (
+    FACE_DOWN,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    PANEL,
+    SEAT_COLOURS,
+    Scene,
+    text_width,
+)
+from dice_envs.core.race import Race
 
 HEADER_HEIGHT = 34
 FOOTER_HEIGHT = 34
@@ -135,23 +146,78 @@ def players_panel(
     return y + height
 
 
-def race_track(scene: Scene, x: float, y: float, w: float, scores: Sequence[int], target: int, current: int | None) -> float:
-    """Each seat's score as a bar towards the target (a race game's board); returns its bottom."""
-    lane, name_width = 18, 66
-    bar_x, bar_w = x + name_width, w - name_width - 26
-    end = max(target, *scores)
-    scene.text(x, y + 8, "score", size=11, fill=MUTED)
-    goal_x = bar_x + bar_w * target / end
-    scene.text(goal_x, y + 8, f"target {target}", size=11, fill=MUTED, anchor="middle")
-    top = y + 18
-    for seat, score in enumerate(scores):
-        lane_y = top + seat * (lane + 4)
-        middle = lane_y + lane / 2
-        scene.text(x, middle, seat_name(seat), size=11, bold=seat == current, fill=HIGHLIGHT if seat == current else INK)
-        scene.rect(bar_x, lane_y, bar_w, lane, fill="#ebe3d2", stroke=None, radius=4)
-        filled = bar_w * score / end
-        if filled:
-            scene.rect(bar_x, lane_y, max(6.0, filled), lane, fill=seat_colour(seat), stroke=None, radius=4)
-        scene.text(bar_x + max(6.0, filled) + 4, middle, str(score), size=11, bold=True)
-    scene.line(goal_x, top - 3, goal_x, top + len(scores) * (lane + 4) - 1, stroke=INK, width=2)
-    return top + len(scores) * (lane + 4)
+def box(scene: Scene, x: float, y: float, w: float, h: float, cut: float, **style: object) -> None:
+    """A box with cut corners: the look of rounded ones at a fraction of the painting time for a
+    large box (Pillow paints rounded corners as pie slices).  Keep its stroke 1 wide: Pillow paints
+    a wider polygon outline through a mask of the whole frame."""
+    corners = ((cut, 0), (w - cut, 0), (w, cut), (w, h - cut), (w - cut, h), (cut, h), (0, h - cut), (0, cut))
+    scene.polygon([(x + cx, y + cy) for cx, cy in corners], **style)
+
+
+def framed_box(scene: Scene, x: float, y: float, w: float, h: float, cut: float, fill: str, frame: str, action: int | None = None) -> None:
+    """A box with a 2-pixel frame, as a frame-coloured box under a box inset by 2."""
+    box(scene, x, y, w, h, cut, fill=frame, stroke=None, action=action)
+    box(scene, x + 2, y + 2, w - 4, h - 4, cut - 1, fill=fill, stroke=None, action=action)
+
+
+LANE = 25
+"""Height of a seat's lane on the race track."""
+TRACK_MARKS = 8
+"""At most this many steps between marks on the race track (marks every 10, 20, 50, 100... points)."""
+
+
+def race_track(scene: Scene, x: float, y: float, w: float, race: Race, target: int, observer: int | None) -> float:
+    """The board of a race to a target score: one lane per seat with its name and score over a
+    track marked every 10 (20, 50, ...) points, the finish line at the target and the seat's pawn
+    at its score; the seat to play is framed.  Returns the track's bottom."""
+    height = 24 + LANE * len(race.scores)
+    box(scene, x, y, w, height, 6, fill=PANEL, stroke=MUTED)
+    start, end = x + 14, x + w - 40
+    length = max(target, *race.scores)
+    scale = (end - start) / length
+    top, labels = y + 22, y + 12
+    finish = start + target * scale
+    points = range(0, length + 1, _track_step(length))
+    marks = [start + value * scale for value in points]
+    for value, mark in zip(points, marks):
+        if abs(mark - finish) > 16:  # the finish line's own label goes there
+            scene.text(mark, labels, str(value), size=9, fill=MUTED, anchor="middle")
+    scene.text(finish, labels, str(target), size=10, anchor="middle", bold=True)
+    for seat, score in enumerate(race.scores):
+        _lane(scene, race, seat, (x, top + seat * LANE, w), (start, end, start + score * scale), marks, observer)
+    scene.line(finish, top - 4, finish, top + LANE * len(race.scores) - 2, stroke=INK, width=2)
+    return y + height
+
+
+def _track_step(length: int) -> int:
+    """Points between marks: 10, 20, 50, 100, ..., whichever first needs at most ``TRACK_MARKS``."""
+    steps = (unit * 10**power for power in itertools.count(1) for unit in (1, 2, 5))
+    return next(step for step in steps if length <= TRACK_MARKS * step)
+
+
+def _lane(
+    scene: Scene,
+    race: Race,
+    seat: int,
+    where: tuple[float, float, float],
+    track: tuple[float, float, float],
+    marks: Sequence[float],
+    observer: int | None,
+) -> None:
+    """A seat's name (framed while it is its turn), its score, and its pawn on the track
+    (``where``: the lane's left, top and width; ``track``: where the track starts and ends, and
+    where the pawn stands)."""
+    (x, y, w), (start, end, pawn) = where, track
+    current = seat == race.current
+    if current:
+        scene.rect(x + 4, y, w - 8, LANE - 1, fill="#fff0d6", stroke=HIGHLIGHT, width=1.5)
+    scene.text(x + 14, y + 7, seat_name(seat) + (" (you)" if seat == observer else ""), size=11, bold=current)
+    if seat in race.winners:
+        scene.text(x + 116, y + 7, "WINNER", size=10, fill=HIGHLIGHT, bold=True)
+    scene.text(x + w - 12, y + 13, str(race.scores[seat]), size=14, anchor="end", bold=True)
+    scene.rect(start, y + 16, end - start, 5, fill="#e6dcc6", stroke=None)
+    for mark in marks:
+        scene.line(mark, y + 14, mark, y + 23, stroke="#cfc2a8")
+    if pawn > start:
+        scene.rect(start, y + 16, pawn - start, 5, fill=seat_colour(seat), stroke=None)
+    scene.circle(pawn, y + 18.5, 5.5, fill=seat_colour(seat), stroke=INK, width=1)

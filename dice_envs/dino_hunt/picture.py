@@ -4,7 +4,7 @@ this game is hidden, so every view shows the same table (the label still names t
 
 from __future__ import annotations
 
-from dice_envs.core.drawing import decision_bar, die, new_scene, race_track, seat_name
+from dice_envs.core.drawing import box, decision_bar, die, new_scene, race_track, seat_name
 from dice_envs.core.picture import INK, MUTED, PANEL, Scene
 from dice_envs.dino_hunt.data import STOMPS_TO_END_TURN, Face
 from dice_envs.dino_hunt.rendering import TURN_END_TEXT
@@ -66,9 +66,9 @@ def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
     else:
         stage = f"round {race.round}" + (": final round" if race.final_round else "")
     scene = new_scene(WIDTH, HEIGHT, "Dino Hunt Dice", stage, observer)
-    race_track(scene, 16, 44, 200, race.scores, params.target_score, None if race.over else race.current)
+    race_track(scene, 16, 44, 200, race, params.target_score, observer)
 
-    scene.rect(232, 44, 392, 284, fill=PANEL, stroke=MUTED, radius=8)
+    box(scene, 232, 44, 392, 284, 8, fill=PANEL, stroke=MUTED)
     if race.over:
         title = "game over"
     else:
