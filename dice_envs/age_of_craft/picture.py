@@ -10,9 +10,8 @@ every view shows the same table: the label names the view and the observer's tab
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache, wraps
 
 from dice_envs.age_of_craft.actions import USE_INDEX, payment
 from dice_envs.age_of_craft.data import BASIC_KINDS, CARDS, MAX_OFFERS, TURNING_KINDS, WAREHOUSE_CAPACITY, Kind
@@ -46,8 +45,8 @@ from dice_envs.age_of_craft.rules import (
     victory_points,
 )
 from dice_envs.age_of_craft.state import RESIDENCE_POINTS
-from dice_envs.core.drawing import FOOTER_HEIGHT, HEADER_HEIGHT, PIP_SPOTS, decision_bar, die, new_scene, seat_colour, seat_name
-from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, Scene, Shape
+from dice_envs.core.drawing import FOOTER_HEIGHT, HEADER_HEIGHT, PIP_SPOTS, decision_bar, die, memoised, new_scene, seat_colour, seat_name
+from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, Scene
 
 WIDTH, HEIGHT = 1000, 700
 TOP = HEADER_HEIGHT + 8
@@ -112,24 +111,6 @@ PRODUCTION_TEXT = (
     "Production cards",
     "Wheat Field, Stock Farm, Lumber Mill, Mine: gain a die set to 2, 3, 4, 5 in your Income Phase",
 )
-
-
-def memoised(build: Callable[..., None]) -> Callable[..., None]:
-    """``build(scene, *args)`` run once per distinct (hashable) ``args``; later calls add the same
-    shapes again.  Making shapes costs about as much as painting them, and piles, cards and dice
-    rows come back unchanged frame after frame.  Shapes are frozen, so sharing them is safe."""
-
-    @lru_cache(maxsize=1024, typed=True)
-    def shapes(*args: Hashable) -> tuple[Shape, ...]:
-        scratch = Scene(0, 0, "", "")
-        build(scratch, *args)
-        return tuple(scratch.shapes)
-
-    @wraps(build)
-    def draw_into(scene: Scene, *args: Hashable) -> None:
-        scene.shapes.extend(shapes(*args))
-
-    return draw_into
 
 
 @dataclass(frozen=True)

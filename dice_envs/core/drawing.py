@@ -4,18 +4,10 @@ pending decision and the race track.  A game's ``picture.py`` lays these out on 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import lru_cache, wraps
 
-from dice_envs.core.picture import (
-    FACE_DOWN,
-    HIGHLIGHT,
-    INK,
-    MUTED,
-    PANEL,
-    SEAT_COLOURS,
-    Scene,
-    text_width,
-)
+from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, SEAT_COLOURS, Scene, Shape, text_width
 from dice_envs.core.race import Race
 
 HEADER_HEIGHT = 34
@@ -30,6 +22,24 @@ PIP_SPOTS: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
 }
 """Where a die's pips sit, as fractions of its side."""
+
+
+def memoised(build: Callable[..., None]) -> Callable[..., None]:
+    """``build(scene, *args)`` run once per distinct (hashable) ``args``; later calls add the same
+    shapes again.  Making shapes costs about as much as painting them, and piles, cards, dice and
+    keys come back unchanged frame after frame.  Shapes are frozen, so sharing them is safe."""
+
+    @lru_cache(maxsize=1024, typed=True)
+    def shapes(*args: Hashable) -> tuple[Shape, ...]:
+        scratch = Scene(0, 0, "", "")
+        build(scratch, *args)
+        return tuple(scratch.shapes)
+
+    @wraps(build)
+    def draw_into(scene: Scene, *args: Hashable) -> None:
+        scene.shapes.extend(shapes(*args))
+
+    return draw_into
 
 
 def seat_name(seat: int) -> str:

@@ -14,17 +14,9 @@ match the boxes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
 
-from dice_envs.core.drawing import (
-    box,
-    decision_bar,
-    framed_box,
-    new_scene,
-    race_track,
-    seat_name,
-)
-from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, PANEL, Scene, Shape
+from dice_envs.core.drawing import box, decision_bar, framed_box, memoised, new_scene, race_track, seat_name
+from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, PANEL, Scene
 from dice_envs.dalek_dice.data import NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.rendering import TURN_END_TEXT
 from dice_envs.dalek_dice.rules import (
@@ -110,16 +102,9 @@ def blank_die(scene: Scene, x: float, y: float, size: float, colour: str = BLANK
     box(scene, x, y, size, size, size * 0.16, fill=colour, stroke=INK, width=1, action=action)
 
 
+@memoised
 def face_die(scene: Scene, x: float, y: float, size: float, face: int, action: int | None = None) -> None:
     """A die showing ``face``: a Human or Dalek beside its value, the TARDIS, or the burst."""
-    scene.shapes.extend(_face_die_shapes(x, y, size, face, action))
-
-
-@lru_cache(maxsize=2048)
-def _face_die_shapes(x: float, y: float, size: float, face: int, action: int | None) -> tuple[Shape, ...]:
-    """The shapes of one die, made once per place and face: the same dice come back to the same
-    few places frame after frame, and making shapes is most of the time ``draw`` takes."""
-    scene = Scene(0, 0, "", "")
     blank_die(scene, x, y, size, FACE_TINT[face], action)
     if face >= Face.DOCTOR:
         inset = size * 0.12
@@ -129,7 +114,6 @@ def _face_die_shapes(x: float, y: float, size: float, face: int, action: int | N
         (_person if face <= Face.HUMAN_2 else _dalek)(scene, x + size * 0.04, y + (size - figure) / 2, figure)
         ink = HUMAN_INK if face <= Face.HUMAN_2 else DALEK_INK
         scene.text(x + size * 0.8, y + size / 2, FACE_VALUES[face], size=round(size * 0.5), fill=ink, anchor="middle", bold=True)
-    return tuple(scene.shapes)
 
 
 def _slot(scene: Scene, x: float, y: float, size: float) -> None:
@@ -138,15 +122,9 @@ def _slot(scene: Scene, x: float, y: float, size: float) -> None:
 
 
 # ------------------------------------------------------------- left column
+@memoised
 def _key(scene: Scene) -> None:
     """What each face means, for a reader who does not know the dice."""
-    scene.shapes.extend(_key_shapes())
-
-
-@cache
-def _key_shapes() -> tuple[Shape, ...]:
-    """The key's shapes, the same in every picture, so made once."""
-    scene = Scene(0, 0, "", "")
     height = 22 + 6 * 24
     y = PANEL_Y + PANEL_H - height
     box(scene, LEFT_X, y, LEFT_W, height, 6, fill=PANEL, stroke=MUTED)
@@ -155,7 +133,6 @@ def _key_shapes() -> tuple[Shape, ...]:
         top = y + 22 + face * 24
         face_die(scene, LEFT_X + 10, top, 20, face)
         scene.text(LEFT_X + 38, top + 10, KEY_TEXT[face], size=10)
-    return tuple(scene.shapes)
 
 
 # --------------------------------------------------------------- the turn
