@@ -5,18 +5,11 @@ must run these tests, not pass by skipping them."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 
 import pytest
 
-
-def chromium_executable() -> str | None:
-    """``PLAYWRIGHT_CHROMIUM_EXECUTABLE``, else the first Chromium or Chrome on the PATH."""
-    configured = os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE")
-    if configured:
-        return configured
-    return next((found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None)
+from web.browser import CHROMIUM_ARGS, chromium_executable
 
 
 def missing(reason: str) -> None:
@@ -36,6 +29,6 @@ def browser() -> Iterator[object]:
     if executable is None:
         missing("no Chromium executable: install chromium (apt-get install chromium) or set PLAYWRIGHT_CHROMIUM_EXECUTABLE")
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched
         launched.close()

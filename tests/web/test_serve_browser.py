@@ -6,18 +6,15 @@ but its own.  Skipped, saying why, where Playwright or a Chromium executable is 
 from __future__ import annotations
 
 import random
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 import dice_envs
 from dice_envs.core.game_log import GameLog
 from web.catalogue import AgentCatalogue
+from web.browser import served
 from web.server import create_app
 
 pytestmark = pytest.mark.browser
@@ -46,20 +43,8 @@ covers it there (a die's face drawn over its legal tile is let through by the pa
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app on a free loopback port, served by uvicorn in a thread; its address."""
-    listening = socket.socket()
-    listening.bind(("127.0.0.1", 0))
-    app = create_app(AgentCatalogue(["random"], ENV_NAMES))
-    served = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
-    thread = threading.Thread(target=served.run, kwargs={"sockets": [listening]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not served.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{listening.getsockname()[1]}/"
-    served.should_exit = True
-    thread.join(timeout=10)
-    listening.close()
+    with served(create_app(AgentCatalogue(["random"], ENV_NAMES))) as address:
+        yield address
 
 
 def picture_point(page: object, rng: random.Random, count: int) -> tuple[float, float] | None:
