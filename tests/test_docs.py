@@ -53,3 +53,11 @@ def test_the_readme_ladder_example_rates_a_policy_from_another_library(monkeypat
     exec(compile(example.replace("games=40", "games=4"), "README.md", "exec"), {"print": printed.append, "__name__": "readme"})
     assert printed[0].startswith("dice_age_v0: torch_policy is rated ")
     assert "best_prey" in printed[0]
+
+
+@pytest.mark.parametrize("env_name", dice_envs.list_envs())
+def test_every_game_is_pictured_in_the_readme_and_its_document(env_name: str) -> None:
+    image = f"images/{re.sub(r'_v[0-9]+$', '', env_name)}.png"
+    assert (ROOT / "docs" / image).is_file(), f"no docs/{image}: run python -m web.screenshots"
+    assert f"(docs/{image})" in (ROOT / "README.md").read_text()
+    assert f"(../{image})" in game_document(env_name)

@@ -156,6 +156,7 @@ class Scene:
         return np.asarray(image)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """How wide ``text`` runs at ``size`` (Pillow's bundled font; bold a little wider), for layouts."""
     return _font(size).getlength(text) * (1.05 if bold else 1.0)
