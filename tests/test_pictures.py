@@ -1,7 +1,7 @@
 """Pictures of every game (``dice_envs/<game>/picture.py``): drawn for thousands of random
 positions, the same every time, at one size per game, with nothing an observer cannot see; a
-golden SVG per game; and the frames through PettingZoo's render test, Gymnasium's ``RecordVideo``
-and Stable-Baselines3's ``make_vec_env``.
+golden SVG per game; and the frames through PettingZoo's render test and Gymnasium's
+``RecordVideo`` (Stable-Baselines3's ``make_vec_env``: ``tests/training/test_single_agent.py``).
 
 Regenerate the golden SVGs after an intended change of a picture with
 ``UPDATE_GOLDEN=1 python -m pytest tests/test_pictures.py``.
@@ -159,17 +159,3 @@ def test_record_video(env_name: str, tmp_path: Path) -> None:
     env.close()
     videos = list((tmp_path / "videos").glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
-
-
-@pytest.mark.parametrize("env_name", dice_envs.list_envs())
-def test_make_vec_env(env_name: str) -> None:
-    """Stable-Baselines3's ``make_vec_env`` asks a Gymnasium id for ``rgb_array`` frames first."""
-    from stable_baselines3.common.env_util import make_vec_env
-
-    from training.single_agent import gymnasium_id
-
-    vec = make_vec_env(gymnasium_id(env_name), n_envs=2, seed=0)
-    vec.reset()
-    frames = vec.get_images()
-    assert len(frames) == 2 and all(frame.ndim == 3 and frame.shape[2] == 3 for frame in frames)
-    vec.close()

@@ -311,7 +311,11 @@ def read_log(path: Path) -> GameLog:
 
 def serve_command(args: argparse.Namespace) -> None:
     from web.catalogue import AgentCatalogue, default_specs
-    from web.server import LOOPBACK_NAMES, create_app, listen, serve  # imports FastAPI and uvicorn: only for this command
+
+    try:
+        from web.server import LOOPBACK_NAMES, create_app, listen, serve  # imports FastAPI and uvicorn: only for this command
+    except ImportError as error:
+        raise ParameterError(f"dice-envs serve needs the web extra ({error.name} is missing): pip install -e '.[web]'") from None
 
     games = args.games or dice_envs.list_envs()
     for name in games:

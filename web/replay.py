@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import html
 import re
-from difflib import SequenceMatcher
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 

@@ -190,9 +190,9 @@ def test_every_integer_parameter_refuses_other_numbers(case: Case) -> None:
 
 
 def test_an_unsupported_render_mode_is_also_a_type_error(case: Case) -> None:
-    """Stable-Baselines3 asks for ``rgb_array`` and falls back only on a ``TypeError``."""
+    """Stable-Baselines3 asks for a render mode and falls back only on a ``TypeError``."""
     name, params = case
     with pytest.raises(UnsupportedRenderModeError) as error:
-        dice_envs.make(name, render_mode="rgb_array", **params)
+        dice_envs.make(name, render_mode="rgb_array_list", **params)
     assert isinstance(error.value, ParameterError) and isinstance(error.value, TypeError)
-    assert str(error.value) == f"{name}: render_mode must be one of None, 'ansi', 'human', got 'rgb_array'"
+    assert str(error.value) == f"{name}: render_mode must be one of None, 'ansi', 'human', 'rgb_array', got 'rgb_array_list'"

@@ -156,17 +156,17 @@ def test_an_action_that_is_not_an_integer_is_refused(action: object) -> None:
 
 @pytest.mark.parametrize("env_name", ENV_NAMES)
 def test_sb3_make_vec_env_takes_every_gymnasium_id(env_name: str) -> None:
-    """``make_vec_env`` asks for ``render_mode="rgb_array"`` first and falls back on a ``TypeError``."""
+    """``make_vec_env`` asks for ``render_mode="rgb_array"`` first: every game draws frames."""
     from stable_baselines3.common.env_util import make_vec_env
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # Gymnasium warns that rgb_array is not among the render modes
-        vec_env = make_vec_env(gymnasium_id(env_name), n_envs=2, seed=0)
+    vec_env = make_vec_env(gymnasium_id(env_name), n_envs=2, seed=0)
     vec_env.reset()
     for _ in range(5):
         masks = np.stack(vec_env.env_method("action_masks"))
         vec_env.step(np.array([np.flatnonzero(mask)[0] for mask in masks]))
-    assert vec_env.get_attr("render_mode") == [None, None]
+    assert vec_env.get_attr("render_mode") == ["rgb_array", "rgb_array"]
+    frames = vec_env.get_images()
+    assert len(frames) == 2 and all(frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8 for frame in frames)
     vec_env.close()
 
 
