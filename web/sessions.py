@@ -39,6 +39,10 @@ IDLE_SECONDS = 30 * 60.0
 LOCK_WAIT_SECONDS = 30.0
 """How long a request waits for another request on the same game (agents thinking) to finish."""
 SEED_LIMIT = 2**31
+AGENTS_MOVING = threading.Lock()
+"""Held while any agent decides: the catalogue shares one agent between games, and a shared agent
+is not safe in two threads at once (a search's rollout agents remember their plans), so the
+server's agents decide one at a time, whichever tab their games are in."""
 
 
 class Refused(Exception):
@@ -79,7 +83,9 @@ class GameSession:
     def play_agents(self) -> None:
         """Let the agents move until it is the human's turn or the game is over."""
         while (seat := self.to_move) is not None and seat != self.seat:
-            self._play(agent_move(self.env, self.agents[seat], seat))
+            with AGENTS_MOVING:
+                move = agent_move(self.env, self.agents[seat], seat)
+            self._play(move)
 
     def play_human(self, action: int) -> None:
         """The human's move, then the agents' until the human's next turn."""
