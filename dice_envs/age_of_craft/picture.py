@@ -45,7 +45,7 @@ from dice_envs.age_of_craft.rules import (
     victory_points,
 )
 from dice_envs.age_of_craft.state import RESIDENCE_POINTS
-from dice_envs.core.drawing import FOOTER_HEIGHT, HEADER_HEIGHT, PIP_SPOTS, decision_bar, die, memoised, new_scene, seat_colour, seat_name
+from dice_envs.core.drawing import FOOTER_HEIGHT, HEADER_HEIGHT, PIP_SPOTS, button, decision_bar, die, memoised, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, Scene
 
 WIDTH, HEIGHT = 1000, 700
@@ -69,7 +69,6 @@ NO_ACTIONS: tuple[int | None, ...] = (None,) * len(VALUES)
 
 DIE_IVORY = "#fffdf5"
 CLICK_GLOW = "#ffc078"
-BUTTON_FILL = "#ffd8a8"
 DECIDING_FILL = "#fff4e0"
 KIND_COLOURS = {"S": "#dee2e6", "A": "#ffc9c9", "N": "#fff3bf", "C": "#e5dbff", "D": "#d0ebff", "L": "#ffe066", "O": "#c3fae8"}
 """Card face by letter group (start, attack, negotiation, conversion, defence, large points, other)."""
@@ -203,11 +202,6 @@ def mini_die(scene: Scene, x: float, y: float, value: int) -> None:
     scene.rect(x, y, 12, 12, fill=DIE_IVORY, stroke=INK)
     for fx, fy in PIP_SPOTS[value]:
         scene.circle(x + fx * 12, y + fy * 12, 1.2, fill=INK)
-
-
-def button(scene: Scene, x: float, y: float, w: float, label: str, action: int | None, size: float = 10) -> None:
-    scene.rect(x, y, w, 22, fill=BUTTON_FILL, stroke=INK, radius=5, action=action)
-    scene.text(x + w / 2, y + 11, label, size=size, anchor="middle", bold=True)
 
 
 def vp_badge(scene: Scene, cx: float, cy: float, text: str) -> None:
@@ -379,7 +373,7 @@ def draw_modified_payments(scene: Scene, table: Table, y: float) -> None:
         scene.text(LEFT_X + 12, y + 11, name, size=10, bold=True)
         for index, (action, (die_value, counts_as, _)) in enumerate(options):
             row, column = divmod(index, 6)
-            button(scene, LEFT_X + 78 + column * 40, y + row * 26, 37, f"{die_value} as {counts_as}", action, 9)
+            button(scene, LEFT_X + 78 + column * 40, y + row * 26, 37, 22, f"{die_value} as {counts_as}", action, 9)
         y += 26 * ((len(options) + 5) // 6)
 
 
@@ -421,7 +415,7 @@ def draw_buttons(scene: Scene, table: Table) -> None:
     buttons = [(action, labels[action]) for action in sorted(table.legal) if action in labels]  # two at most
     width = (LEFT_W - 24 - 4) / 2
     for index, (action, label) in enumerate(buttons):
-        button(scene, LEFT_X + 12 + index * (width + 4), BOTTOM - 34, width, label, action)
+        button(scene, LEFT_X + 12 + index * (width + 4), BOTTOM - 34, width, 22, label, action, 10)
 
 
 # ------------------------------------------------------------------ the tableaus
@@ -472,7 +466,7 @@ def draw_header(scene: Scene, table: Table, seat: int, x: float, y: float, obser
         scene.text(left + 4, y, f"lost {state.busted[seat]} at the last Bust", size=10, fill=HIGHLIGHT)
     action = player_action(table, seat)
     if action is not None:
-        button(scene, RIGHT_X + RIGHT_W - 160, y - 11, 84, PLAYER_BUTTONS[state.decision], action)
+        button(scene, RIGHT_X + RIGHT_W - 160, y - 11, 84, 22, PLAYER_BUTTONS[state.decision], action, 10)
 
 
 def player_action(table: Table, seat: int) -> int | None:

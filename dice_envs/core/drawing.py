@@ -102,6 +102,16 @@ def die(
         scene.text(x + size / 2, y + size / 2, label, size=max(8.0, size * (0.42 if len(label) <= 2 else 0.3)), fill=ink, anchor="middle", bold=True)
 
 
+BUTTON_LIT, BUTTON_GREYED = "#ffd8a8", "#e9e4d8"
+
+
+def button(scene: Scene, x: float, y: float, w: float, h: float, label: str, action: int | None, size: float = 12) -> None:
+    """A button: lit and clickable when ``action`` is a legal action, greyed when ``None``."""
+    lit = action is not None
+    scene.rect(x, y, w, h, fill=BUTTON_LIT if lit else BUTTON_GREYED, stroke=INK if lit else MUTED, radius=6, action=action)
+    scene.text(x + w / 2, y + h / 2, label, size=size, anchor="middle", bold=lit, fill=INK if lit else MUTED)
+
+
 def card(
     scene: Scene,
     x: float,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dice_envs.core.drawing import box, decision_bar, framed_box, memoised, new_scene, race_track, seat_name
+from dice_envs.core.drawing import box, button, decision_bar, framed_box, memoised, new_scene, race_track, seat_name
 from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, PANEL, Scene
 from dice_envs.dalek_dice.data import NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.rendering import TURN_END_TEXT
@@ -247,8 +247,7 @@ def _buttons(scene: Scene, state: DalekDiceState, legal: Sequence[int], y: float
         roll_text = "Roll the rest"
     for action, text, x in ((ROLL, roll_text, INNER_X), (STOP, stop_text, INNER_X + 196)):
         enabled = action in legal
-        box(scene, x, y, 180, 30, 6, fill="#ffd8a8" if enabled else "#e9e4d8", stroke=INK if enabled else MUTED, action=action if enabled else None)
-        scene.text(x + 90, y + 15, text, size=13, anchor="middle", bold=enabled, fill=INK if enabled else MUTED)
+        button(scene, x, y, 180, 30, text, action if enabled else None, size=13)
     if state.decision == Decision.KEEP and not state.kept_this_roll:
         scene.text(INNER_X + 388, y + 15, "keep a die first", size=11, fill=HIGHLIGHT)
 

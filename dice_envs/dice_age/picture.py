@@ -19,14 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dice_envs.core.drawing import (
-    FOOTER_HEIGHT,
-    decision_bar,
-    die,
-    new_scene,
-    seat_colour,
-    seat_name,
-)
+from dice_envs.core.drawing import BUTTON_LIT, FOOTER_HEIGHT, button, decision_bar, die, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
 from dice_envs.dice_age.data import (
     AREAS,
@@ -104,7 +97,6 @@ CHOSEN = "#1864ab"
 """Ring of a die chosen for a Counsel re-roll (clickable ones are ringed in ``HIGHLIGHT``)."""
 TILE_USES = {Tile.COUNSEL: USE_COUNSEL, Tile.RETREAT: USE_RETREAT}
 """The tiles used by clicking them (an Intimidate tile is used by clicking its target die)."""
-BUTTON_ON, BUTTON_OFF = "#ffd8a8", "#e9e4d8"
 SCORE_COLUMNS = ("prey", "sets", "hunting", "honor", "shells", "total")
 SCORE_X = (196, 232, 284, 334, 378, CAMP_W - 12)
 """Right edge of each column of the final scoring, from the camp's left."""
@@ -155,13 +147,6 @@ def _icon(scene: Scene, x: float, cy: float, colour: str, kind: int, in_hand: bo
     if kind == Die.WANDERER:
         scene.rect(x + 3, cy - size / 2 + 3, size - 6, size - 6, fill=WANDERER_FILL if in_hand else None, stroke=stroke, radius=2)
     return size
-
-
-def _button(scene: Scene, x: float, y: float, w: float, h: float, label: str, action: int | None) -> None:
-    """A button: lit and clickable when ``action`` is legal (not ``None``), else greyed."""
-    on = action is not None
-    scene.rect(x, y, w, h, fill=BUTTON_ON if on else BUTTON_OFF, stroke=INK if on else MUTED, radius=6, action=action)
-    scene.text(x + w / 2, y + h / 2, label, size=12, anchor="middle", bold=on, fill=INK if on else MUTED)
 
 
 def _prey_card(scene: Scene, x: float, y: float, w: float, h: float, kind: int) -> None:
@@ -327,7 +312,7 @@ def _camp_column(scene: Scene, state: DiceAgeState, value: int, legal: Sequence[
         scene.text(x + w / 2, top + 158, f"{chosen_here} to re-roll", size=9, anchor="middle", fill=CHOSEN, bold=True)
     barbarians_first = PLACE_BARBARIANS_FIRST + value
     if barbarians_first in legal:
-        scene.rect(x, top + 172, w, 20, fill=BUTTON_ON, stroke=INK, radius=5, action=barbarians_first)
+        scene.rect(x, top + 172, w, 20, fill=BUTTON_LIT, stroke=INK, radius=5, action=barbarians_first)
         scene.text(x + w / 2, top + 182, "barb. first", size=9, anchor="middle", bold=True)
 
 
@@ -361,7 +346,7 @@ def _buttons(scene: Scene, state: DiceAgeState, legal: Sequence[int]) -> None:
     if state.decision in (Decision.PRE_ROLL, Decision.PLACING) and held[Tile.RETREAT]:
         buttons.append(("Use Retreat", USE_RETREAT))
     for label, action in buttons:
-        _button(scene, x, y, w, 34, label, action if action in legal else None)
+        button(scene, x, y, w, 34, label, action if action in legal else None)
         y += 42
     hints = _click_hints(legal)
     for line in hints:

@@ -4,7 +4,7 @@ this game is hidden, so every view shows the same table (the label still names t
 
 from __future__ import annotations
 
-from dice_envs.core.drawing import box, decision_bar, die, new_scene, race_track, seat_name
+from dice_envs.core.drawing import box, button, decision_bar, die, new_scene, race_track, seat_name
 from dice_envs.core.picture import INK, MUTED, PANEL, Scene
 from dice_envs.dino_hunt.data import STOMPS_TO_END_TURN, Face
 from dice_envs.dino_hunt.rendering import TURN_END_TEXT
@@ -90,10 +90,8 @@ def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
     _dice_row(scene, 248, 240, f"Cup {sum(state.cup)}", state.cup, None)
 
     legal = game.legal_actions(state)
-    for action, label, x in ((ROLL, "Roll", 248), (STOP, "Stop and score", 372)):
-        enabled = action in legal
-        scene.rect(x, 282, 112 if action == ROLL else 150, 32, fill="#ffd8a8" if enabled else "#e9e4d8", stroke=INK if enabled else MUTED, radius=6, action=action if enabled else None)
-        scene.text(x + (56 if action == ROLL else 75), 298, label, size=13, anchor="middle", bold=enabled, fill=INK if enabled else MUTED)
+    for action, label, x, w in ((ROLL, "Roll", 248, 112), (STOP, "Stop and score", 372, 150)):
+        button(scene, x, 282, w, 32, label, action if action in legal else None, size=13)
 
     if state.decision == Decision.GAME_OVER:
         names = ", ".join(seat_name(seat) for seat in race.winners)

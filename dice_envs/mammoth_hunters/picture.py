@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from dice_envs.core.drawing import decision_bar, new_scene, seat_colour, seat_name
+from dice_envs.core.drawing import BUTTON_LIT, button, decision_bar, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
 from dice_envs.mammoth_hunters.cards import CARD_RULES
 from dice_envs.mammoth_hunters.data import (
@@ -98,7 +98,7 @@ LIGHT_CARD, LIGHT_BAND = "#fbf3dc", "#e9cf8c"
 DARK_CARD, DARK_BAND = "#efe6dc", "#4e3b2f"
 LIGHT_BACK, DARK_BACK = "#c9b27a", "#3f3128"
 """Card backs: a card's colour shows from behind (the encoder counts each hand's light and dark cards)."""
-ON_DARK, CHOICE = "#fdf6e3", "#ffd8a8"
+ON_DARK = "#fdf6e3"
 
 LANDSCAPE_CARDS = (Card.STEPPE, Card.TUNDRA, Card.FOREST, Card.HILLS, Card.RIVER, Card.MOOR)
 CARD_TITLES = {
@@ -410,7 +410,7 @@ def _hunters(scene: Scene, table: Table, region: int, here: Region, x: float, y:
             carries = index < here.clubbed[seat]
             action = clubbed if carries else plain
             if action is not None:  # a lit tile under the pawn, which takes the click too
-                scene.rect(x + dx - 6, y + dy - 10, 12, 20, fill=CHOICE, stroke=HIGHLIGHT, action=action)
+                scene.rect(x + dx - 6, y + dy - 10, 12, 20, fill=BUTTON_LIT, stroke=HIGHLIGHT, action=action)
             pawn(scene, x + dx, y + dy, seat_colour(seat), club=carries, action=action)
 
 
@@ -677,11 +677,6 @@ def done_label(state: MammothHuntersState) -> str:
     if state.effect.step == Step.ATTACH:
         return "keep the club"
     return "done (stop here)"
-
-
-def button(scene: Scene, x: float, y: float, w: float, h: float, label: str, action: int, size: float = 11) -> None:
-    scene.rect(x, y, w, h, fill=CHOICE, stroke=HIGHLIGHT, width=1.5, radius=6, action=action)
-    scene.text(x + w / 2, y + h / 2, label, size=size, anchor="middle", bold=True)
 
 
 # ================================================================ the whole picture
