@@ -4,6 +4,7 @@
     dice-envs train --config configs/dino_hunt/ppo.yaml [KEY=VALUE ...]   train, evaluate, save a run
     dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
     dice-envs evaluate dino_hunt_v0 model:models/dino_hunt_ppo.zip baselines   round-robin tournament
+    dice-envs tournament dino_hunt_v0 random cup_counter --ray --workers 8   its games as Ray tasks (--address: a cluster)
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
     dice-envs export runs/<dir> models/dino_hunt_ppo.zip                 the final policy alone, for sharing
     dice-envs match dino_hunt_v0 cup_counter random  play N games, seats rotated
@@ -34,7 +35,7 @@ from agents.runner import DEFAULT_BATCH_SIZE, format_standings, numbered_labels,
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog, GameLogError
-from training.parallel import Part, default_workers, play_parts, spec_lineup, split_games
+from training.parallel import Part, PartsPlayer, default_workers, play_parts, spec_lineup, split_games
 from training.single_agent import gymnasium_id
 from training.specs import model_path, spec_label
 from web.sessions import MAX_GAMES
@@ -159,7 +160,7 @@ def evaluate_command(args: argparse.Namespace) -> None:
     logged_games = (DEFAULT_GAMES_TO_SAVE if args.games_to_save is None else args.games_to_save) if args.save_games else 0
     result = run_tournament(
         args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size, workers=args.workers,
-        logged_games=logged_games,
+        logged_games=logged_games, play_parts_with=ray_parts_player(args.ray, args.address, args.workers),
     )
     print(format_table(result))
     out = Path(args.out) if args.out else Path("runs") / "evaluations" / f"{args.env}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -167,6 +168,20 @@ def evaluate_command(args: argparse.Namespace) -> None:
     print(f"\nsaved {json_path} and {markdown_path}")
     if args.save_games:
         save_games(Path(args.save_games), result.game_logs)
+
+
+def ray_parts_player(ray: bool, address: str | None, workers: int) -> PartsPlayer | None:
+    """``--ray``: the games' parts as Ray tasks, on the cluster at ``address`` (or ``RAY_ADDRESS``),
+    else on an embedded Ray of ``workers`` CPUs; ``None`` (this machine's processes) without it."""
+    if not ray:
+        if address is not None:
+            raise ParameterError("--address needs --ray: the games go to a Ray cluster only with --ray")
+        return None
+    from training.ray_cluster import connect
+    from training.ray_games import play_parts_on_ray
+
+    connect(address, workers)
+    return play_parts_on_ray
 
 
 def save_games(directory: Path, logs: dict[str, GameLog]) -> None:
@@ -386,6 +401,12 @@ def build_parser() -> argparse.ArgumentParser:
         evaluate.add_argument(
             "--games-to-save", type=whole_number(1), metavar="N", help=f"with --save-games: the first N games of each pairing (default {DEFAULT_GAMES_TO_SAVE})"
         )
+        evaluate.add_argument(
+            "--ray", action="store_true",
+            help="play the games as Ray tasks (the rllib extra), split as --workers splits them and with the same results; "
+            "on an embedded Ray of --workers CPUs unless --address or RAY_ADDRESS names a cluster",
+        )
+        evaluate.add_argument("--address", metavar="HOST:PORT", help="with --ray: a running Ray cluster's address (started with `ray start`)")
         evaluate.set_defaults(run=evaluate_command)
 
     ladder = commands.add_parser("ladder", help="rate an agent on the game's strength ladder (random = 0)")

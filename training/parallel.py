@@ -78,6 +78,11 @@ class Part:
     """``play_logged_part`` logs the match's games ``0 .. logged_games - 1`` that fall in this part."""
 
 
+PartsPlayer = Callable[[Sequence[Part], Callable[[Part], Any]], Iterator[Any]]
+"""Plays parts elsewhere than in this machine's worker processes (``training.ray_games.play_parts_on_ray``):
+``(parts, play) -> play(part)`` for each part, in the order given."""
+
+
 def split_games(num_games: int, workers: int) -> list[tuple[int, int]]:
     """``num_games`` as up to ``workers`` contiguous ``(first_game, count)`` runs of near-equal size."""
     if num_games < 1:

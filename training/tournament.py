@@ -32,9 +32,9 @@ from agents.runner import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_la
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog
-from training.parallel import LineupBuilder, Part, play_logged_part, play_parts, split_games
+from training.parallel import LineupBuilder, Part, PartsPlayer, play_logged_part, play_parts, split_games
 from training.policy_agent import make_agent_from_spec
-from training.specs import spec_label
+from training.specs import MODEL_PREFIX, model_path, spec_label
 
 ELO_ANCHOR = "random"
 ELO_BASE = 1000.0
@@ -51,10 +51,14 @@ class Entrant:
 
 
 def entrant_from_spec(env_name: str, spec: str) -> Entrant:
-    """An entrant from an agent spec (``random``, a heuristic's name, ``model:PATH``)."""
+    """An entrant from an agent spec (``random``, a heuristic's name, ``model:PATH``).  A model is
+    loaded from its absolute path, so that a Ray task running elsewhere on this machine (another
+    directory) finds it too."""
     env = dice_envs.make(env_name)  # fail now, with a clear message, on an unknown agent or model
     make_agent_from_spec(env_name, spec, env)
-    return Entrant(spec_label(spec), lambda env, seed: make_agent_from_spec(env_name, spec, env, seed=seed), spec)
+    path = model_path(spec)
+    where = spec if path is None else f"{MODEL_PREFIX}{path.absolute()}"
+    return Entrant(spec_label(spec), lambda env, seed: make_agent_from_spec(env_name, where, env, seed=seed), spec)
 
 
 @dataclass
@@ -118,11 +122,13 @@ def run_tournament(
     batch_size: int = DEFAULT_BATCH_SIZE,
     workers: int = 1,
     logged_games: int = 0,
+    play_parts_with: PartsPlayer | None = None,
 ) -> TournamentResult:
     """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it.
     Each pairing plays ``batch_size`` games at once (``agents.runner.play_games``), its games split
     over ``workers`` processes (``training.parallel``).  The first ``logged_games`` games of each
-    pairing are kept as game logs (``result.game_logs``) as they are played."""
+    pairing are kept as game logs (``result.game_logs``) as they are played.  ``play_parts_with``
+    plays the same parts elsewhere, with the same results (``training.ray_games.play_parts_on_ray``)."""
     labels = numbered_labels([entrant.label for entrant in entrants])
     if len(labels) < 2:
         raise ParameterError("a tournament needs at least two agents")
@@ -142,7 +148,7 @@ def run_tournament(
         for i, j in pairs
         for number, (first, count) in enumerate(runs)
     ]
-    played = play_parts(parts, workers, play_logged_part)
+    played = play_parts(parts, workers, play_logged_part) if play_parts_with is None else play_parts_with(parts, play_logged_part)
     for i, j in pairs:
         outcomes: list[GameOutcome] = []
         for _ in runs:

@@ -1,0 +1,148 @@
+"""Any registered game as an RLlib ``MultiAgentEnv`` (issue 16), for RLlib's masking convention.
+
+RLlib's own ``PettingZooEnv`` plays these games, but gives observations under the key
+``"observation"`` with an ``int8`` mask (RLlib's action-masking modules read ``"observations"``
+and a float mask) and its ``render()`` calls ``env.render(mode)``, which a Gymnasium-style
+environment does not take.  This adapter wraps the game's AEC environment directly:
+
+- agents are the game's ``player_0 .. player_{n-1}``, all present from reset to the end;
+- one agent acts at a time, and only it gets an observation,
+  ``{"observations": float32 vector, "action_mask": float32 0/1 vector}``;
+- each agent's rewards are accumulated from the moment it acts until it next gets an
+  observation, and are handed over with that observation; when the game ends (or is truncated
+  after ``max_steps``) every agent gets its final observation (mask all zeros), the rest of its
+  rewards and ``terminated`` (or ``truncated``), and ``"__all__"`` says the same;
+- ``reset(seed=...)`` deals the game from that seed, as the AEC environment does, and seeds the
+  action spaces from it too (RLlib's env checker samples from them);
+- ``render()`` returns what the game's ``render_mode`` gives: an ``H x W x 3`` frame for
+  ``"rgb_array"``, text for ``"ansi"``.
+
+An illegal action (one outside the mover's mask, which ``training.rllib_module``'s masking never
+picks) raises the game's ``ValueError`` naming the action and the legal ones, with the default
+``illegal_moves="raise"``.  RLlib's env checker steps one unmasked ``action_space.sample()`` when
+it builds a runner; with ``illegal_moves="lose"`` such a move is treated as the guarded
+environment (``dice_envs.make``) treats it, ending the game with -1 for the mover and 0 for the
+others, and is counted in ``illegal_moves`` (every action is counted in ``moves``).  Training
+runs use ``"raise"`` with ``disable_env_checking=True``.
+
+The env config (RLlib's ``env_config``) names the game and takes its keyword arguments::
+
+    RLlibDiceEnv({"env_name": "dino_hunt_v0", "num_players": 3, "render_mode": "rgb_array"})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+import dice_envs
+from dice_envs.core.aec import DiceGameEnv, as_action
+from dice_envs.core.engine import ParameterError, require_choice
+
+ENV_NAME_KEY = "env_name"
+ILLEGAL_MOVES_KEY = "illegal_moves"
+ILLEGAL_MOVE_MODES = ("raise", "lose")
+"""``raise``: an illegal action is an error (the raw environment's).  ``lose``: it ends the game
+with -1 for the mover, as the guarded environment does, and is counted."""
+OBSERVATIONS = "observations"
+ACTION_MASK = "action_mask"
+"""The two keys of every observation (RLlib's masking convention, which
+``training.rllib_module.ActionMaskingPPOModule`` reads)."""
+ALL = "__all__"
+
+Observation = dict[str, np.ndarray]
+
+
+def masked_observation_space(space: gym.spaces.Dict) -> gym.spaces.Dict:
+    """An AEC agent's observation space in RLlib's masking convention (float32 mask)."""
+    mask = space["action_mask"]
+    return gym.spaces.Dict(
+        {OBSERVATIONS: space["observation"], ACTION_MASK: gym.spaces.Box(0.0, 1.0, shape=mask.shape, dtype=np.float32)}
+    )
+
+
+def masked_observation(observation: Mapping[str, np.ndarray]) -> Observation:
+    """An AEC observation in RLlib's masking convention."""
+    return {OBSERVATIONS: observation["observation"], ACTION_MASK: observation["action_mask"].astype(np.float32)}
+
+
+def make_game_env(config: Mapping[str, Any]) -> tuple[DiceGameEnv, str]:
+    """The AEC environment an env config names (raw or guarded, by its ``illegal_moves``), and
+    that mode; one clear ``ParameterError`` for a config without a game or with a bad mode."""
+    settings = dict(config)
+    env_name = settings.pop(ENV_NAME_KEY, None)
+    if env_name is None:
+        raise ParameterError(f"the RLlib env config needs {ENV_NAME_KEY!r} (one of {', '.join(dice_envs.list_envs())})")
+    mode = settings.pop(ILLEGAL_MOVES_KEY, "raise")
+    require_choice(ILLEGAL_MOVES_KEY, mode, ILLEGAL_MOVE_MODES)
+    return dice_envs.make(env_name, raw=mode == "raise", **settings), mode
+
+
+class RLlibDiceEnv(MultiAgentEnv):
+    """A turn-based game for RLlib: see the module docstring."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__()
+        self.env, self.illegal_move_mode = make_game_env(config or {})
+        self.name: str = self.env.metadata["name"]
+        self.possible_agents = list(self.env.possible_agents)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces = {agent: masked_observation_space(self.env.observation_space(agent)) for agent in self.possible_agents}
+        self.action_spaces = {agent: self.env.action_space(agent) for agent in self.possible_agents}
+        self.observation_space = gym.spaces.Dict(self.observation_spaces)
+        self.action_space = gym.spaces.Dict(self.action_spaces)
+        self.render_mode = self.env.render_mode
+        self.metadata = self.env.metadata
+        self.moves = 0
+        """Actions stepped over this environment's life."""
+        self.illegal_moves = 0
+        """Of those, the ones outside the mover's mask (only ``illegal_moves="lose"`` plays them)."""
+        self._pending = dict.fromkeys(self.possible_agents, 0.0)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Observation], dict[str, Any]]:
+        self.env.reset(seed=seed, options=options)
+        if seed is not None:
+            for seat, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + seat)
+        self._pending = dict.fromkeys(self.possible_agents, 0.0)
+        mover = self.env.agent_selection
+        return {mover: self._observe(mover)}, {}
+
+    def step(self, action_dict: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        env = self.env
+        mover = env.agent_selection
+        if set(action_dict) != {mover}:
+            raise ValueError(f"{self.name}: it is {mover}'s turn alone, got actions for {sorted(action_dict)}")
+        action = as_action(action_dict[mover])
+        self.moves += 1
+        if action not in env.legal_actions():
+            self.illegal_moves += 1  # "raise": the raw env's step raises, naming the legal actions
+        env.step(action)
+        for agent, reward in env.rewards.items():
+            self._pending[agent] += float(reward)
+        terminated = all(env.terminations.values())
+        truncated = all(env.truncations.values()) and not terminated
+        receivers = self.possible_agents if terminated or truncated else [env.agent_selection]
+        observations = {agent: self._observe(agent) for agent in receivers}
+        rewards = {agent: self._take_reward(agent) for agent in receivers}
+        terminateds = {**dict.fromkeys(receivers, terminated), ALL: terminated}
+        truncateds = {**dict.fromkeys(receivers, truncated), ALL: truncated}
+        return observations, rewards, terminateds, truncateds, {}
+
+    def render(self) -> str | np.ndarray | None:
+        """The game's ``render()``: a frame for ``rgb_array``, text for ``ansi`` (``human`` prints it)."""
+        return self.env.render()
+
+    def close(self) -> None:
+        self.env.close()
+
+    def _observe(self, agent: str) -> Observation:
+        return masked_observation(self.env.observe(agent))
+
+    def _take_reward(self, agent: str) -> float:
+        reward, self._pending[agent] = self._pending[agent], 0.0
+        return reward
