@@ -151,7 +151,7 @@ def load_policy_with_data(path: str | Path) -> tuple[BasePolicy, dict[str, Any]]
     """``load_policy``, and what a policy-only file keeps beside its weights (``POLICY_DATA``)."""
     data, params = _read_model(path)
     data = {key: data[key] for key in POLICY_DATA if key in data}
-    policy = data["policy_class"](data["observation_space"], data["action_space"], _constant_zero, **data.get("policy_kwargs", {}))
+    policy = data["policy_class"](data["observation_space"], data["action_space"], constant_zero, **data.get("policy_kwargs", {}))
     policy.load_state_dict(params["policy"])
     return policy.to("cpu"), data
 
@@ -170,7 +170,7 @@ def export_policy(model_path: str | Path, out_path: str | Path) -> Path:
     return save_policy(*load_policy_with_data(model_path), out_path)
 
 
-def _constant_zero(_: float) -> float:
+def constant_zero(_: float) -> float:
     """Learning-rate schedule for a policy that only plays."""
     return 0.0
 

@@ -40,7 +40,7 @@ from torch import nn
 
 import dice_envs
 from dice_envs.core.engine import ParameterError
-from training.policy_agent import save_policy
+from training.policy_agent import constant_zero, save_policy
 
 CHECK_OBSERVATIONS = 256
 """Observations sampled from the game's space to compare the copy with the module."""
@@ -148,7 +148,7 @@ def export_rllib_module(module: Any, env_name: str, out_path: str | Path, num_pl
     if pi and vf and pi_activation is not vf_activation:
         raise ParameterError(f"the module's policy layers use {pi_activation.__name__} and its value layers {vf_activation.__name__}; the exported policy has one activation")
     kwargs = {"net_arch": {"pi": pi, "vf": vf}, "activation_fn": pi_activation if pi else vf_activation}
-    policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0, **kwargs)
+    policy = MaskableActorCriticPolicy(observation_space, action_space, constant_zero, **kwargs)
     copy_layers(actor, policy.mlp_extractor.policy_net, policy.action_net)
     copy_layers(critic, policy.mlp_extractor.value_net, policy.value_net)
     policy.set_training_mode(False)

@@ -1,5 +1,6 @@
-"""Drawing pieces every game's picture uses: the frame, dice, cards, the player panel, the
-pending decision and the race track.  A game's ``picture.py`` lays these out on its board."""
+"""Drawing pieces every game's picture uses: the frame and its view label, the pending decision,
+dice, buttons, cut-corner boxes, the race track, and ``memoised`` for parts that repeat.  A game's
+``picture.py`` lays these out on its board."""
 
 from __future__ import annotations
 
@@ -110,60 +111,6 @@ def button(scene: Scene, x: float, y: float, w: float, h: float, label: str, act
     lit = action is not None
     scene.rect(x, y, w, h, fill=BUTTON_LIT if lit else BUTTON_GREYED, stroke=INK if lit else MUTED, radius=6, action=action)
     scene.text(x + w / 2, y + h / 2, label, size=size, anchor="middle", bold=lit, fill=INK if lit else MUTED)
-
-
-def card(
-    scene: Scene,
-    x: float,
-    y: float,
-    w: float,
-    h: float,
-    title: str,
-    lines: Sequence[str] = (),
-    *,
-    colour: str = PANEL,
-    face_down: bool = False,
-    action: int | None = None,
-    highlight: bool = False,
-) -> None:
-    """A card or tile: a title and a few short lines, or its back when ``face_down``."""
-    stroke, width = (HIGHLIGHT, 2.5) if highlight else (INK, 1.0)
-    if face_down:
-        scene.rect(x, y, w, h, fill=FACE_DOWN, stroke=stroke, width=width, radius=5, action=action)
-        scene.rect(x + 4, y + 4, w - 8, h - 8, fill=None, stroke="#8797b8", radius=3)
-        return
-    scene.rect(x, y, w, h, fill=colour, stroke=stroke, width=width, radius=5, action=action)
-    scene.text(x + w / 2, y + 11, title, size=10, anchor="middle", bold=True)
-    for row, line in enumerate(lines):
-        scene.text(x + w / 2, y + 25 + row * 12, line, size=9, anchor="middle", fill=INK)
-
-
-def players_panel(
-    scene: Scene,
-    x: float,
-    y: float,
-    w: float,
-    rows: Sequence[str],
-    *,
-    current: int | None,
-    winners: Sequence[int] = (),
-    observer: int | None = None,
-    row_height: float = 24,
-) -> float:
-    """One row per seat (``rows[seat]`` is its score text), the seat to act marked; returns the
-    panel's bottom."""
-    height = row_height * len(rows) + 8
-    scene.rect(x, y, w, height, fill=PANEL, stroke=MUTED, radius=6)
-    for seat, text in enumerate(rows):
-        middle = y + 4 + row_height * seat + row_height / 2
-        if seat == current:
-            scene.rect(x + 3, middle - row_height / 2 + 1, w - 6, row_height - 2, fill="#fff0d6", stroke=HIGHLIGHT, radius=4)
-        scene.circle(x + 14, middle, 6, fill=seat_colour(seat))
-        name = seat_name(seat) + (" (you)" if seat == observer else "")
-        scene.text(x + 26, middle, name, size=12, bold=seat == current)
-        marks = " WINNER" if seat in winners else ""
-        scene.text(x + w - 10, middle, text + marks, size=12, anchor="end", bold=bool(marks))
-    return y + height
 
 
 def box(scene: Scene, x: float, y: float, w: float, h: float, cut: float, **style: object) -> None:

@@ -24,7 +24,6 @@ from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scen
 from dice_envs.dice_age.data import (
     AREAS,
     BARBARIANS_PER_PLAYER,
-    DIE_HALVES,
     EXTRA_HUNT,
     FACES,
     HONOR_POINTS,
@@ -59,6 +58,8 @@ from dice_envs.dice_age.rules import (
     DiceAgeState,
     PlayerState,
     score_breakdown,
+    strength_by_owner,
+    strongest_owner,
 )
 
 WIDTH, HEIGHT = 1000, 700
@@ -191,12 +192,10 @@ def _line_targets(game: DiceAge, state: DiceAgeState, legal: Sequence[int]) -> d
 def _standings(scene: Scene, game: DiceAge, line: list[tuple[int, int]], y: float) -> None:
     """The owners' strengths in a line, strongest first (ties: the latest die first), the leader
     in bold: who would win the prey if the round ended now."""
-    strength: dict[int, int] = {}
-    latest: dict[int, int] = {}
-    for position, (owner, kind) in enumerate(line):
-        strength[owner] = strength.get(owner, 0) + DIE_HALVES[kind]
-        latest[owner] = position
-    order = sorted(strength, key=lambda owner: (-strength[owner], -latest[owner]))
+    strength = strength_by_owner(line)
+    latest = {owner: position for position, (owner, _) in enumerate(line)}
+    leader = strongest_owner(line)  # the rules' tie-break decides who is shown first
+    order = [leader, *sorted((owner for owner in strength if owner != leader), key=lambda owner: (-strength[owner], -latest[owner]))]
     x = LINE_END + 8
     for rank, owner in enumerate(order[:3]):
         scene.circle(x + 5, y, 6 if rank == 0 else 4.5, fill=_owner_colour(game, owner))

@@ -27,7 +27,6 @@ from dice_envs.core.drawing import BUTTON_LIT, button, decision_bar, new_scene, 
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
 from dice_envs.mammoth_hunters.cards import CARD_RULES
 from dice_envs.mammoth_hunters.data import (
-    BASE_LIMIT,
     COLUMNS,
     DIAGONAL_NEIGHBOURS,
     IS_LIGHT,
@@ -61,6 +60,7 @@ from dice_envs.mammoth_hunters.rules import (
     Region,
     Step,
 )
+from dice_envs.mammoth_hunters.state import region_limit
 
 WIDTH, HEIGHT = 1000, 700
 MAP_X, MAP_Y = 16, 56
@@ -360,8 +360,8 @@ def _region_contents(scene: Scene, table: Table, region: int, here: Region, tag:
 def limit_text(here: Region, observer: int | None) -> str:
     """How many hunters the region holds without a conflict: a player knows it up to the fire."""
     if observer is not None and here.fire:
-        return f"limit {BASE_LIMIT + here.mammoths} + fire"
-    return f"limit {BASE_LIMIT + here.mammoths + sum(here.fire)}"
+        return f"limit {region_limit(here) - sum(here.fire)} + fire"
+    return f"limit {region_limit(here)}"
 
 
 def _region_name(scene: Scene, x: float, y: float, region: int, ink: str) -> None:

@@ -107,6 +107,18 @@ def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog,
     page.keyboard.press(" ")  # ...and pause
     assert page.locator("#play").text_content() == "Play"
 
+    for button, position in (("#last", last), ("#previous", last - 1), ("#first", 0), ("#next", 1)):
+        page.locator(button).click()
+        assert step.text_content() == f"position {position} of {last}", button
+    page.locator("#moves li").nth(2).click()  # move 3 in the list: the position where it was made
+    assert step.text_content() == f"position 2 of {last}"
+    assert "Move 3 of" in decision.text_content()
+    assert board_texts(page) == picture_texts(log, 2)
+    page.locator("#play").click()
+    expect(step).to_have_text(f"position 3 of {last}")
+    page.locator("#play").click()
+    assert page.locator("#play").text_content() == "Play"
+
     with page.expect_download() as download_info:
         page.locator("#download").click()
     downloaded = tmp_path / "downloaded.json"

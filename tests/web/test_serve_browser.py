@@ -61,6 +61,8 @@ def picture_point(page: object, rng: random.Random, count: int) -> tuple[float, 
 
 @pytest.mark.parametrize("env_name", ENV_NAMES)
 def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: object, server: str, env_name: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect  # here: Playwright may be missing (the fixture skips then)
+
     context = browser.new_context(accept_downloads=True)  # type: ignore[attr-defined]
     page = context.new_page()
     elsewhere: list[str] = []
@@ -103,6 +105,14 @@ def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: obj
     log = GameLog.from_json(saved.read_text())
     assert log.result().finished and log.players[1] == "human"
     assert sum(move.seat == 1 for move in log.moves) == sum(clicked.values())
+    with page.expect_download() as download_info:
+        page.click("#download-replay")
+    replay = tmp_path / "game.html"
+    download_info.value.save_as(replay)
+    assert 'id="replay-data"' in replay.read_text() and f"{env_name}-seed{log.seed}.json" in replay.read_text()
+    page.click("#new-game")
+    expect(page.locator("#setup")).to_be_visible()
+    assert page.locator("#table").is_hidden()
     if env_name == "dino_hunt_v0":
         assert clicked["picture"] > 0, "Dino Hunt's roll and stop buttons are on the picture"
     assert elsewhere == [] and errors == []
