@@ -1,21 +1,19 @@
-"""RLlib's throughput on this machine: environment steps per second at 1 and 2 env runners.
+"""RLlib's throughput: environment steps per second at 1 and 2 env runners, on this machine or a cluster.
 
     pip install -e ".[rllib,bench]"
-    python benchmarks/rllib_sampling.py [--env dino_hunt_v0] [--runners 1 2] [--iterations 4] [--batch 2000]
+    python benchmarks/rllib_sampling.py [--env dino_hunt_v0] [--runners 1 2] [--iterations 4] [--batch 2000] [--address HOST:PORT]
 
-For each number of env runners, multi-agent PPO with one shared masking module
-(``training.rllib_module``, the SB3 default's network: [64, 64], tanh, separate policy and value
-networks) trains ``--iterations`` iterations of ``--batch`` environment steps on the game
-(``training.rllib_env``), on an embedded Ray on this machine (``training.ray_cluster.connect``,
+For each number of env runners, ``dice-envs train``'s RLlib PPO (``training.rllib_train.ppo_config``
+with ``configs/<game>/rllib_ppo.yaml``'s network and one environment per runner, ``random`` in the
+other seats) trains ``--iterations`` iterations of ``--batch`` environment steps, on an embedded
+Ray on this machine, or with ``--address`` on a running cluster (``training.ray_cluster.connect``;
 one CPU per runner; the learner runs in the driver).  Reported, over every iteration but the
 first (start-up): environment steps sampled per second of the iterations' wall time
 (``time_this_iter_s``: sampling and learning, which RLlib's PPO alternates; RLlib's own sampling
-timer is a moving average that carries the first iteration's start-up, so it is not used).  In
-the same run, the reference: MaskablePPO on the same
-game through the suite's Stable-Baselines3 path, its own ``time/fps`` (the setting of
+timer is a moving average that carries the first iteration's start-up, so it is not used), and
+the nodes the runners ran on.  In the same run, the reference: MaskablePPO on the same game
+through the suite's Stable-Baselines3 path in this process, its own ``time/fps`` (the setting of
 ``benchmarks/training_throughput.py``: 8 environments, ``random`` in the other seats).
-
-This measures one machine only: the two-node cluster of issue 16 is not set up by this script.
 """
 
 from __future__ import annotations
@@ -30,37 +28,32 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 from training.ray_cluster import connect
 
-NETWORK = {"fcnet_hiddens": [64, 64], "fcnet_activation": "tanh", "vf_share_layers": False}
-"""The SB3 default's layout, so the export (``training.rllib_export``) can copy it."""
 
+def rllib_rate(env_name: str, runners: int, iterations: int, batch: int) -> tuple[float, list[str]]:
+    """Env steps sampled per second of whole iterations, after the first iteration; the runners' nodes."""
+    import ray
 
-def rllib_rate(env_name: str, runners: int, iterations: int, batch: int) -> float:
-    """Env steps sampled per second of whole iterations, after the first iteration."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from training.config import load_config
+    from training.rllib_train import ppo_config
 
-    from training.rllib_env import RLlibDiceEnv
-    from training.rllib_module import ActionMaskingPPOModule
-
-    module = RLModuleSpec(module_class=ActionMaskingPPOModule, model_config=NETWORK)
-    config = (
-        PPOConfig()
-        .environment(RLlibDiceEnv, env_config={"env_name": env_name}, disable_env_checking=True)
-        .env_runners(num_env_runners=runners, num_envs_per_env_runner=1, num_cpus_per_env_runner=1)
-        .learners(num_learners=0)
-        .training(train_batch_size_per_learner=batch, minibatch_size=batch // 4, num_epochs=2)
-        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: "shared")
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": module}))
-        .debugging(seed=0)
-    )
-    algo = config.build_algo()
+    game = env_name.rsplit("_v", 1)[0]
+    overrides = [
+        f"ray.num_env_runners={runners}",
+        "ray.num_envs_per_env_runner=1",
+        f"hyperparameters.train_batch_size={batch}",
+        f"hyperparameters.batch_size={batch // 4}",
+        "hyperparameters.n_epochs=2",
+        "opponents={random: 1}",
+    ]
+    config = load_config(Path(__file__).resolve().parent.parent / "configs" / game / "rllib_ppo.yaml", overrides)
+    algo = ppo_config(config, None).build_algo()
     try:
+        nodes = algo.env_runner_group.foreach_env_runner(lambda runner: ray.util.get_node_ip_address(), local_env_runner=False)
         results: list[dict[str, Any]] = [algo.train() for _ in range(iterations)][1:]
     finally:
         algo.stop()
     steps = sum(result["env_runners"]["num_env_steps_sampled"] for result in results)
-    return steps / sum(result["time_this_iter_s"] for result in results)
+    return steps / sum(result["time_this_iter_s"] for result in results), sorted(nodes)
 
 
 def sb3_rate(env_name: str, steps: int) -> float:
@@ -81,13 +74,17 @@ def main() -> None:
     parser.add_argument("--runners", type=int, nargs="+", default=[1, 2], help="env runner counts to measure")
     parser.add_argument("--iterations", type=int, default=4, help="PPO iterations per count (the first is not counted)")
     parser.add_argument("--batch", type=int, default=2000, help="environment steps per iteration")
+    parser.add_argument("--address", help="a running Ray cluster (default: RAY_ADDRESS, else an embedded Ray)")
     args = parser.parse_args()
-    connect(None, num_cpus=max(args.runners))
-    print(f"{args.env}: environment steps per second (iterations 2-{args.iterations} of {args.batch} steps)")
-    print(f"{'setting':<34}{'steps/s':>10}")
+    connect(args.address, num_cpus=max(args.runners))
+    import ray
+
+    print(f"{args.env}: environment steps per second (iterations 2-{args.iterations} of {args.batch} steps), {len(ray.nodes())} Ray node(s)")
+    print(f"{'setting':<34}{'steps/s':>10}  env runners' nodes")
     for runners in args.runners:
-        print(f"{f'RLlib PPO, {runners} env runner(s)':<34}{rllib_rate(args.env, runners, args.iterations, args.batch):>10,.0f}", flush=True)
-    print(f"{'SB3 MaskablePPO (time/fps)':<34}{sb3_rate(args.env, 8192):>10,.0f}")
+        rate, nodes = rllib_rate(args.env, runners, args.iterations, args.batch)
+        print(f"{f'RLlib PPO, {runners} env runner(s)':<34}{rate:>10,.0f}  {', '.join(nodes)}", flush=True)
+    print(f"{'SB3 MaskablePPO (time/fps)':<34}{sb3_rate(args.env, 8192):>10,.0f}  this process")
 
 
 if __name__ == "__main__":

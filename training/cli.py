@@ -3,6 +3,7 @@
     dice-envs list                                   environments, parameters, agents, Gymnasium ids
     dice-envs train --config configs/dino_hunt/ppo.yaml [KEY=VALUE ...]   train, evaluate, save a run
     dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
+    dice-envs train --config configs/dino_hunt/rllib_ppo.yaml --address HOST:6379   RLlib, on a Ray cluster
     dice-envs evaluate dino_hunt_v0 model:models/dino_hunt_ppo.zip baselines   round-robin tournament
     dice-envs tournament dino_hunt_v0 random cup_counter --ray --workers 8   its games as Ray tasks (--address: a cluster)
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
@@ -132,11 +133,11 @@ def train_command(args: argparse.Namespace) -> None:
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
     try:
         if args.resume is not None:
-            result = resume_run(Path(args.resume), args.overrides, progress=not args.no_progress)
+            result = resume_run(Path(args.resume), args.overrides, progress=not args.no_progress, ray_address=args.address)
         else:
             config = load_config(args.config, args.overrides)
             run_dir = Path(args.run_dir) if args.run_dir else None
-            result = start_run(config, Path(args.runs_root), run_dir, progress=not args.no_progress)
+            result = start_run(config, Path(args.runs_root), run_dir, progress=not args.no_progress, ray_address=args.address)
     except TrainingInterrupted as interrupted:
         print(f"\n{interrupted}", file=sys.stderr)
         raise SystemExit(130) from None
@@ -385,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--runs-root", default="runs", help="where new run directories go (default: runs)")
     train.add_argument("--run-dir", help="exact directory for a new run")
     train.add_argument("--no-progress", action="store_true", help="no progress bar or progress messages")
+    train.add_argument(
+        "--address", metavar="HOST:PORT",
+        help="algorithm rllib_ppo: train on the running Ray cluster there (default: RAY_ADDRESS, else an embedded Ray)",
+    )
     train.set_defaults(run=train_command)
 
     for command in ("evaluate", "tournament"):

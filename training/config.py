@@ -26,7 +26,11 @@ from dice_envs.core.engine import ParameterError
 from training.single_agent import require_race_game, validate_opponents
 from training.specs import model_path
 
-ALGORITHMS = ("ppo", "dqn")
+ALGORITHMS = ("ppo", "dqn", "rllib_ppo")
+SB3_ONLY_KEYS = ("n_envs", "vec_env", "episode", "init_policy")
+"""Top-level keys of the Stable-Baselines3 algorithms (``ppo``, ``dqn``) alone."""
+RLLIB_ONLY_KEYS = ("ray",)
+"""Top-level keys of ``rllib_ppo`` alone."""
 SCALARS: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
 """Accepted Python types per scalar hint (YAML's true/false are not numbers here)."""
 
@@ -92,9 +96,34 @@ class DQNHyperparameters:
     max_grad_norm: float = 10.0
 
 
-HYPERPARAMETERS: dict[str, type[PPOHyperparameters | DQNHyperparameters]] = {
+@dataclasses.dataclass
+class RLlibPPOHyperparameters:
+    """RLlib PPO's arguments, under MaskablePPO's names where they mean the same (the PPOConfig
+    name in brackets); the defaults are RLlib's, bar ``kl_coef`` (0: clipping alone, as in sb3)."""
+
+    learning_rate: float = 5e-5  # lr
+    learning_rate_schedule: LearningRateSchedule = "constant"
+    train_batch_size: int = 4000
+    """Env steps per training iteration, from all env runners together (train_batch_size_per_learner):
+    the same learning whatever the number of runners."""
+    batch_size: int = 128  # minibatch_size
+    n_epochs: int = 30  # num_epochs
+    gamma: float = 0.99
+    gae_lambda: float = 1.0  # lambda_
+    clip_range: float = 0.3  # clip_param
+    vf_clip_range: float = 10.0  # vf_clip_param: value targets' clip, in reward units
+    ent_coef: float = 0.0  # entropy_coeff
+    vf_coef: float = 1.0  # vf_loss_coeff
+    max_grad_norm: float | None = None  # grad_clip
+    kl_coef: float = 0.0
+    """kl_coeff; 0 turns RLlib's KL loss off (use_kl_loss)."""
+    kl_target: float = 0.01
+
+
+HYPERPARAMETERS: dict[str, type[PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters]] = {
     "ppo": PPOHyperparameters,
     "dqn": DQNHyperparameters,
+    "rllib_ppo": RLlibPPOHyperparameters,
 }
 
 
@@ -106,6 +135,22 @@ class SelfPlaySection:
     """Snapshots kept (the oldest leaves first)."""
     sync_interval: int = 10_000
     """Every this many steps the ``self`` opponent takes the learner's current weights."""
+
+
+@dataclasses.dataclass
+class RaySection:
+    """Where and how ``rllib_ppo`` runs (the cluster's address is not here but ``--address`` or
+    ``RAY_ADDRESS``, so that one config runs on a laptop and on a cluster)."""
+
+    num_env_runners: int = 2
+    """Ray actors that play games to collect experience (0: the driver collects alone)."""
+    num_envs_per_env_runner: int = 1
+    num_cpus_per_env_runner: float = 1.0
+    num_cpus: int | None = None
+    """CPUs of the embedded Ray started when no cluster is named (null: every core); ignored on a cluster."""
+    policies: Literal["shared", "per_seat"] = "shared"
+    """``shared``: one network plays every seat; ``per_seat``: one network per seat, each trained
+    on the games where the learner sits there."""
 
 
 @dataclasses.dataclass
@@ -126,9 +171,9 @@ class EvaluationSection:
 class TrainConfig:
     name: str
     env: EnvSection
-    algorithm: Literal["ppo", "dqn"]
+    algorithm: Literal["ppo", "dqn", "rllib_ppo"]
     total_timesteps: int
-    hyperparameters: PPOHyperparameters | DQNHyperparameters
+    hyperparameters: PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters
     seed: int = 0
     n_envs: int = 8
     vec_env: Literal["dummy", "subproc"] = "dummy"
@@ -138,6 +183,8 @@ class TrainConfig:
     policy: PolicySection = dataclasses.field(default_factory=PolicySection)
     self_play: SelfPlaySection = dataclasses.field(default_factory=SelfPlaySection)
     evaluation: EvaluationSection = dataclasses.field(default_factory=EvaluationSection)
+    ray: RaySection = dataclasses.field(default_factory=RaySection)
+    """``rllib_ppo`` only."""
     checkpoint_interval: int = 50_000
     """Steps between checkpoints (a run resumes from the last one)."""
     episode: Literal["game", "turn"] = "game"
@@ -222,13 +269,26 @@ def config_from_dict(raw: Mapping[str, Any], source: str = "config") -> TrainCon
     algorithm = raw.get("algorithm")
     if algorithm not in ALGORITHMS:
         raise ConfigError(f"{source}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    for key in other_backend_keys(algorithm):
+        if key in raw:
+            owners = "the Stable-Baselines3 algorithms (ppo, dqn)" if key in SB3_ONLY_KEYS else "rllib_ppo"
+            raise ConfigError(f"{source}: {key!r} is a key of {owners} only, not of algorithm {algorithm}")
     config = _build(TrainConfig, raw, source, "", {"hyperparameters": HYPERPARAMETERS[algorithm]})
     _validate(config, source)
     return config
 
 
+def other_backend_keys(algorithm: str) -> tuple[str, ...]:
+    """Top-level keys that ``algorithm`` does not take (they belong to the other training backend)."""
+    return SB3_ONLY_KEYS if algorithm == "rllib_ppo" else RLLIB_ONLY_KEYS
+
+
 def config_to_dict(config: TrainConfig) -> dict[str, Any]:
-    return dataclasses.asdict(config)
+    """Every key the config's algorithm takes, defaults filled in (what a run saves)."""
+    values = dataclasses.asdict(config)
+    for key in other_backend_keys(config.algorithm):
+        values.pop(key)
+    return values
 
 
 def save_config(config: TrainConfig, path: str | Path) -> None:
@@ -363,7 +423,10 @@ def _validate(config: TrainConfig, source: str) -> None:
             f"names unknown agent {spec!r}; choose from {', '.join(known)}, mcts[:options] or model:PATH of an existing file",
         )
     _validate_models(config, source)
-    _validate_hyperparameters(config.hyperparameters, config.n_envs, require)
+    if isinstance(config.hyperparameters, RLlibPPOHyperparameters):
+        _validate_rllib(config.hyperparameters, config.ray, require)
+    else:
+        _validate_hyperparameters(config.hyperparameters, config.n_envs, require)
 
 
 def _validate_models(config: TrainConfig, source: str) -> None:
@@ -404,3 +467,25 @@ def _validate_hyperparameters(hp: PPOHyperparameters | DQNHyperparameters, n_env
         require(0 <= hp.exploration_fraction <= 1, f"{key}exploration_fraction", "must be in [0, 1]")
         for name in ("exploration_initial_eps", "exploration_final_eps"):
             require(0 <= getattr(hp, name) <= 1, f"{key}{name}", "must be in [0, 1]")
+
+
+def _validate_rllib(hp: RLlibPPOHyperparameters, ray: RaySection, require: Any) -> None:
+    key = "hyperparameters."
+    require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
+    require(0 < hp.gamma <= 1, f"{key}gamma", f"must be in (0, 1], got {hp.gamma}")
+    require(0 <= hp.gae_lambda <= 1, f"{key}gae_lambda", "must be in [0, 1]")
+    require(hp.train_batch_size >= 2, f"{key}train_batch_size", "must be at least 2")
+    require(
+        1 <= hp.batch_size <= hp.train_batch_size,
+        f"{key}batch_size",
+        f"(the minibatch) must be from 1 to train_batch_size ({hp.train_batch_size}), got {hp.batch_size}",
+    )
+    require(hp.n_epochs >= 1, f"{key}n_epochs", "must be at least 1")
+    require(hp.clip_range > 0 and hp.vf_clip_range > 0, f"{key}clip_range/vf_clip_range", "must be positive")
+    require(hp.ent_coef >= 0 and hp.vf_coef >= 0 and hp.kl_coef >= 0, f"{key}ent_coef/vf_coef/kl_coef", "must not be negative")
+    require(hp.kl_target > 0, f"{key}kl_target", "must be positive")
+    require(hp.max_grad_norm is None or hp.max_grad_norm > 0, f"{key}max_grad_norm", "must be positive or null")
+    require(ray.num_env_runners >= 0, "ray.num_env_runners", f"must not be negative, got {ray.num_env_runners}")
+    require(ray.num_envs_per_env_runner >= 1, "ray.num_envs_per_env_runner", "must be at least 1")
+    require(ray.num_cpus_per_env_runner > 0, "ray.num_cpus_per_env_runner", "must be positive")
+    require(ray.num_cpus is None or ray.num_cpus >= 1, "ray.num_cpus", "must be at least 1 or null (every core)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_f
 from agents import Agent, make_agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.state import GameState
 from training import specs
 
 
@@ -199,3 +201,56 @@ def policy_to_bytes(policy: BasePolicy) -> bytes:
 def policy_from_bytes(blob: bytes) -> BasePolicy:
     saved = th.load(io.BytesIO(blob), map_location="cpu", weights_only=False)
     return saved["policy_class"].load(io.BytesIO(saved["policy"]), device="cpu")
+
+
+def seat_policies_to_bytes(policies: Mapping[int, BasePolicy]) -> bytes:
+    """One policy per seat (a ``SeatPoliciesAgent``), as ``policy_to_bytes`` does one."""
+    blob = io.BytesIO()
+    th.save({SEATS: {seat: policy_to_bytes(policy) for seat, policy in policies.items()}}, blob)
+    return blob.getvalue()
+
+
+def agent_from_bytes(env: DiceGameEnv, blob: bytes, label: str, deterministic: bool = True, seed: int | None = None) -> Agent:
+    """The agent that plays ``policy_to_bytes`` or ``seat_policies_to_bytes`` output."""
+    saved = th.load(io.BytesIO(blob), map_location="cpu", weights_only=False)
+    if SEATS in saved:
+        policies = {seat: policy_from_bytes(part) for seat, part in saved[SEATS].items()}
+        return SeatPoliciesAgent(env, policies, label=label, deterministic=deterministic, seed=seed)
+    return PolicyAgent(env, policy_from_bytes(blob), label=label, deterministic=deterministic, seed=seed)
+
+
+SEATS = "seats"
+"""The key of a per-seat blob."""
+
+
+class SeatPoliciesAgent(Agent):
+    """One policy per seat (RLlib's ``policies: per_seat``): each seat's decisions are its own policy's."""
+
+    name = "model"
+    description = "trained policies, one per seat"
+
+    def __init__(
+        self, env: DiceGameEnv, policies: Mapping[int, BasePolicy], label: str = "model", deterministic: bool = True, seed: int | None = None
+    ) -> None:
+        super().__init__(env, seed=seed)
+        seats = range(self.env.game.num_players)
+        if sorted(policies) != list(seats):
+            raise ParameterError(f"{label!r}: a per-seat agent needs a policy for each seat 0..{len(seats) - 1}, got seats {sorted(policies)}")
+        self.label = label
+        self.seat_agents = {
+            seat: PolicyAgent(env, policies[seat], label=f"{label}_seat{seat}", deterministic=deterministic, seed=seed) for seat in seats
+        }
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The decision of the seat to act in ``self.env`` (the environment the agent was made for)."""
+        seat = self.env.game.current_player(self.env.game_state)
+        return int(self.act_in([self.env.game_state], [seat], observation[np.newaxis], action_mask[np.newaxis])[0])
+
+    def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        actions = np.zeros(len(seats), dtype=np.int64)
+        seat_of_row = np.asarray(seats)
+        for seat, agent in self.seat_agents.items():
+            rows = np.flatnonzero(seat_of_row == seat)
+            if rows.size:
+                actions[rows] = agent.act_batch(observations[rows], action_masks[rows])
+        return actions

@@ -133,6 +133,12 @@ def policy_outputs(policy: MaskableActorCriticPolicy, observations: torch.Tensor
 def export_rllib_module(module: Any, env_name: str, out_path: str | Path, num_players: int | None = None) -> Path:
     """Write ``module`` (an RLlib PPO torch module with its value head) as a policy-only model
     for ``env_name`` with ``num_players`` (the game's default if ``None``); returns the path."""
+    return save_policy(*module_as_policy(module, env_name, num_players), out_path)
+
+
+def module_as_policy(module: Any, env_name: str, num_players: int | None = None) -> tuple[MaskableActorCriticPolicy, dict[str, Any]]:
+    """``module`` copied into the agent format's policy, checked, and what ``save_policy`` keeps
+    beside its weights."""
     env = dice_envs.make(env_name, **({} if num_players is None else {"num_players": num_players}))
     seat = env.possible_agents[0]
     observation_space, action_space = env.observation_space(seat)["observation"], env.action_space(seat)
@@ -154,7 +160,7 @@ def export_rllib_module(module: Any, env_name: str, out_path: str | Path, num_pl
     policy.set_training_mode(False)
     check_copy(module, policy, observation_space)
     data = {"policy_class": MaskableActorCriticPolicy, "policy_kwargs": kwargs, "observation_space": observation_space, "action_space": action_space}
-    return save_policy(policy, data, out_path)
+    return policy, data
 
 
 def check_copy(module: Any, policy: MaskableActorCriticPolicy, observation_space: gym.spaces.Box) -> None:

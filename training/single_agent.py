@@ -122,15 +122,45 @@ def require_race_game(env_name: str, purpose: str) -> None:
         raise ParameterError(f"{env_name} is not a race to a target score: {purpose} needs Dino Hunt or Dalek Dice")
 
 
+def check_learner_seat(learner_seat: Any, num_players: int) -> None:
+    if learner_seat != "random" and (
+        isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < num_players
+    ):
+        raise ParameterError(f"learner_seat must be 'random' or a seat from 0 to {num_players - 1}, got {learner_seat!r}")
+
+
+def check_random_start_scores(env_name: str, fraction: float) -> None:
+    if not 0 <= fraction <= 1:
+        raise ParameterError(f"random_start_scores is a fraction of episodes, from 0 to 1; got {fraction!r}")
+    if fraction:
+        require_race_game(env_name, "random_start_scores")
+
+
+def deal_game(game_env: dice_envs.DiceGameEnv, rng: np.random.Generator, learner_seat: int | str, random_start_scores: float) -> int:
+    """Start a new game in ``game_env`` from ``rng`` (from random scores in that fraction of games);
+    returns the learner's seat (``learner_seat``, or drawn for ``"random"``)."""
+    seat = int(rng.integers(game_env.game.num_players)) if learner_seat == "random" else int(learner_seat)
+    game_env.reset(seed=int(rng.integers(2**31)))
+    if random_start_scores and rng.random() < random_start_scores:
+        draw_start_scores(game_env.game_state.race, game_env.game.params.target_score, rng)
+    return seat
+
+
 class Opponents:
-    """The agents that pool entries name, built once: scripted agents one per seat (an agent may
-    remember things within a game), saved models once, and the learner's policies once per
-    update.  Environments that share one ``Opponents`` share its agents, so that a runner playing
+    """The opponent pool: its entries, drawn by weight, and the agents they name, built once:
+    scripted agents one per seat (an agent may remember things within a game), saved models once,
+    and the learner's policies once per update.  Environments that share one ``Opponents`` share its agents, so that a runner playing
     them together can ask an agent about all of its games at once."""
 
-    def __init__(self, env_name: str, game_env: dice_envs.DiceGameEnv) -> None:
+    def __init__(self, env_name: str, game_env: dice_envs.DiceGameEnv, pool: Mapping[str, float] | None = None) -> None:
         self.env_name = env_name
         self.game_env = game_env
+        pool = dict(pool) if pool is not None else {"random": 1.0}
+        validate_opponents(env_name, pool)
+        self.names = [name for name, weight in pool.items() if weight > 0]
+        """The pool's entries with a positive weight, and their chances of being drawn."""
+        weights = np.array([pool[name] for name in self.names], dtype=float)
+        self.chances = weights / weights.sum()
         self._fixed_agents: dict[tuple[int, str], Agent] = {}
         self._learner_blobs: tuple[bytes | None, list[bytes]] | None = None
         self._self_policy: Agent | None = None
@@ -138,17 +168,29 @@ class Opponents:
 
     def set_learner_policies(self, current: bytes | None, snapshots: Sequence[bytes]) -> None:
         """Supply the learner's current weights (the ``self`` opponent) and the snapshot pool,
-        each as ``training.policy_agent.policy_to_bytes`` output; the same policies again are kept."""
+        each as ``training.policy_agent.policy_to_bytes`` (or ``seat_policies_to_bytes``) output;
+        the same policies again are kept."""
         if self._learner_blobs == (current, list(snapshots)):
             return
-        from training.policy_agent import PolicyAgent, policy_from_bytes  # imports torch: only for learner opponents
+        from training.policy_agent import agent_from_bytes  # imports torch: only for learner opponents
 
         def build(blob: bytes, label: str) -> Agent:
-            return PolicyAgent(self.game_env, policy_from_bytes(blob), label=label, deterministic=False)
+            return agent_from_bytes(self.game_env, blob, label=label, deterministic=False)
 
         self._learner_blobs = (current, list(snapshots))
         self._self_policy = build(current, "self") if current is not None else None
         self._snapshots = [build(blob, f"snapshot{index}") for index, blob in enumerate(snapshots)]
+
+    def draw(self, rng: np.random.Generator) -> str:
+        """One pool entry, drawn by weight."""
+        return self.names[int(rng.choice(len(self.names), p=self.chances))]
+
+    def seat_agent(self, seat: int, name: str, rng: np.random.Generator) -> Agent:
+        """The agent for ``name`` at ``seat``, ready for a new game, its randomness drawn from ``rng``."""
+        agent = self.agent(seat, name, rng).for_another_game()
+        agent.rng = np.random.default_rng(int(rng.integers(2**31)))
+        agent.reset()
+        return agent
 
     def agent(self, seat: int, name: str, rng: np.random.Generator) -> Agent:
         """The agent for ``name`` at ``seat`` (a snapshot drawn uniformly with ``rng``)."""
@@ -198,28 +240,14 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.render_mode = render_mode
         self._fixed_view = "render_view" in dict(env_kwargs or {})
         self.num_players = self.game_env.game.num_players
-        if learner_seat != "random" and (
-            isinstance(learner_seat, bool) or not isinstance(learner_seat, int) or not 0 <= learner_seat < self.num_players
-        ):
-            raise ParameterError(
-                f"learner_seat must be 'random' or a seat from 0 to {self.num_players - 1}, got {learner_seat!r}"
-            )
+        check_learner_seat(learner_seat, self.num_players)
         self.learner_seat = learner_seat
-        if not 0 <= random_start_scores <= 1:
-            raise ParameterError(f"random_start_scores is a fraction of episodes, from 0 to 1; got {random_start_scores!r}")
-        if random_start_scores:
-            require_race_game(env_name, "random_start_scores")
+        check_random_start_scores(env_name, random_start_scores)
         self.random_start_scores = random_start_scores
-        pool = dict(opponents) if opponents is not None else {"random": 1.0}
-        validate_opponents(env_name, pool)
-        self.opponent_names = [name for name, weight in pool.items() if weight > 0]
-        weights = np.array([pool[name] for name in self.opponent_names], dtype=float)
-        self.opponent_weights = weights / weights.sum()
-
         agent = self.game_env.possible_agents[0]
         self.observation_space = cast(spaces.Box, self.game_env.observation_space(agent)["observation"])
         self.action_space = spaces.Discrete(self.game_env.action_space(agent).n)
-        self.opponents = Opponents(env_name, self.game_env)
+        self.opponents = Opponents(env_name, self.game_env, opponents)
         """Where the pool's agents come from; environments in one process may share one."""
         self._seat_agents: dict[int, Agent] = {}
         self._seat_labels: dict[int, str] = {}
@@ -249,19 +277,13 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _start_game(self) -> None:
         rng = self.np_random
-        self.seat = int(rng.integers(self.num_players)) if self.learner_seat == "random" else int(self.learner_seat)
-        self.game_env.reset(seed=int(rng.integers(2**31)))
-        if self.random_start_scores and rng.random() < self.random_start_scores:
-            draw_start_scores(self.game_env.game_state.race, self.game_env.game.params.target_score, rng)
+        self.seat = deal_game(self.game_env, rng, self.learner_seat, self.random_start_scores)
         self._seat_agents, self._seat_labels = {}, {}
         for seat in range(self.num_players):
             if seat == self.seat:
                 continue
-            name = self.opponent_names[int(rng.choice(len(self.opponent_names), p=self.opponent_weights))]
-            agent = self.opponents.agent(seat, name, rng).for_another_game()
-            agent.rng = np.random.default_rng(int(rng.integers(2**31)))
-            agent.reset()
-            self._seat_agents[seat] = agent
+            name = self.opponents.draw(rng)
+            self._seat_agents[seat] = self.opponents.seat_agent(seat, name, rng)
             self._seat_labels[seat] = name
 
     def step(self, action: Any) -> StepResult:

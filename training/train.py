@@ -1,4 +1,5 @@
-"""Training runs: MaskablePPO or masked DQN on the single-agent view, with everything a run keeps.
+"""Training runs, with everything a run keeps: MaskablePPO or masked DQN on the single-agent view
+(``SB3Trainer``), or multi-agent PPO on RLlib (``algorithm: rllib_ppo``, ``training.rllib_train``).
 
     result = start_run(load_config("configs/dino_hunt/ppo.yaml"))     # runs/dino_hunt_ppo-<time>/
     result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
@@ -6,8 +7,9 @@
 A run directory holds::
 
     config.yaml          the resolved config (every key, defaults filled in)
-    checkpoints/latest/  model.zip (with optimiser), replay_buffer.pkl (DQN), pool/ (self-play
-                         policies), state.json (step count, schedule, metrics so far)
+    checkpoints/latest/  model.zip (with optimiser; rllib_ppo: algorithm/, RLlib's checkpoint),
+                         replay_buffer.pkl (DQN), pool/ (self-play policies), state.json (step
+                         count, schedule, metrics so far)
     checkpoints/model_<step>.zip   the model at every checkpoint
     tensorboard/         SB3's logs plus eval/win_rate_vs_<baseline>
     metrics.json         every evaluation so far, training win rate, time
@@ -23,6 +25,7 @@ the environments start new games on resume.
 
 from __future__ import annotations
 
+import abc
 import collections
 import dataclasses
 import functools
@@ -31,7 +34,7 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 
@@ -49,6 +52,8 @@ from stable_baselines3.common.off_policy_algorithm import OffPolicyAlgorithm
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from agents import Agent
+from dice_envs.core.aec import DiceGameEnv
 from training.config import ConfigError, TrainConfig, apply_overrides, config_from_dict, save_config
 from training.masked_dqn import MaskedDQN
 from training.policy_agent import PolicyAgent, load_policy, policy_to_bytes
@@ -57,18 +62,26 @@ from training.lockstep import LockstepVecEnv, VecScaleReward
 from training.single_turn import SingleTurnEnv
 from training.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
 
+if TYPE_CHECKING:
+    from training.rllib_train import RLlibTrainer
+
 ALGORITHM_CLASSES: dict[str, type[BaseAlgorithm]] = {"ppo": MaskablePPO, "dqn": MaskedDQN}
 ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
 LEARNER = "learner"
 RECENT_EPISODES = 200
 """Training episodes behind the progress bar's live win rate."""
-RESUMABLE_KEYS = ("total_timesteps", "checkpoint_interval")
+RESUMABLE_KEYS = (
+    "total_timesteps",
+    "checkpoint_interval",
+    "ray.num_env_runners",
+    "ray.num_envs_per_env_runner",
+    "ray.num_cpus_per_env_runner",
+    "ray.num_cpus",
+)
 RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
 """Keys that may change when a run resumes; the rest are baked into the saved model."""
-RUN_FILES = frozenset(
-    {"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "model.zip", "evaluation.json", "evaluation.md"}
-)
-"""What a run writes in its directory besides ``config.yaml``."""
+RUN_FILES = frozenset({"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "evaluation.json", "evaluation.md"})
+"""What a run writes in its directory besides ``config.yaml`` and its models (``model*.zip``)."""
 EVALUATION_SEED_OFFSET = 1
 """Periodic evaluations use seeds from ``seed + 1``; the final tournament from ``seed``."""
 
@@ -130,12 +143,19 @@ class RunResult:
 
 # ------------------------------------------------------------ entry points
 def start_run(
-    config: TrainConfig, runs_root: Path = Path("runs"), run_dir: Path | None = None, progress: bool = True
+    config: TrainConfig,
+    runs_root: Path = Path("runs"),
+    run_dir: Path | None = None,
+    progress: bool = True,
+    ray_address: str | None = None,
 ) -> RunResult:
     """Train ``config`` from scratch in a new run directory, then evaluate the final model.
+    ``ray_address``: the Ray cluster an ``rllib_ppo`` run joins (else ``RAY_ADDRESS``, else an
+    embedded Ray).
 
     A start that fails (before training begins) leaves nothing behind: the directories it made
     are removed, one that existed (empty) before is left empty."""
+    check_ray_address(config, ray_address)
     root = run_dir or _new_run_dir(runs_root, config.name)
     if root.exists() and any(root.iterdir()):
         raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
@@ -144,7 +164,7 @@ def start_run(
     try:
         paths.checkpoints.mkdir(parents=True, exist_ok=True)
         save_config(config, paths.config)
-        trainer = _fresh_trainer(config, paths, progress)
+        trainer = _fresh_trainer(config, paths, progress, ray_address)
     except BaseException:
         _clear_run_dir(paths)
         paths.config.unlink(missing_ok=True)
@@ -152,21 +172,46 @@ def start_run(
             if folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
         raise
-    return trainer.run(reset_num_timesteps=True)
+    return trainer.run()
 
 
-def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool) -> Trainer:
+def check_ray_address(config: TrainConfig, ray_address: str | None) -> None:
+    if ray_address is not None and config.algorithm != "rllib_ppo":
+        raise ConfigError(f"--address names a Ray cluster, which only algorithm rllib_ppo trains on (this config: {config.algorithm})")
+
+
+def rllib_trainer_class() -> type[RLlibTrainer]:
+    """``training.rllib_train.RLlibTrainer``, imported only for ``rllib_ppo`` runs: one clear line
+    naming the extra where Ray is not installed."""
+    from training.ray_cluster import import_ray
+
+    import_ray()
+    from training.rllib_train import RLlibTrainer
+
+    return RLlibTrainer
+
+
+def first_state(config: TrainConfig) -> TrainingState:
+    """The schedule of a run at step 0."""
+    return TrainingState(
+        next_checkpoint=config.checkpoint_interval,
+        next_snapshot=config.self_play.snapshot_interval,
+        next_sync=config.self_play.sync_interval,
+    )
+
+
+def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
     """A trainer for step 0 of ``config``: new environments, a new (or ``init_policy``) model."""
+    if config.algorithm == "rllib_ppo":
+        return rllib_trainer_class().fresh(config, paths, progress, ray_address)
     th.set_num_threads(1)  # small networks: threads only contend with the environments
     env = make_training_env(config, config.seed)
     try:
         model = build_model(config, env, paths.tensorboard)
         if config.init_policy:
             load_initial_policy(model, config.init_policy)
-        state = TrainingState(next_checkpoint=config.checkpoint_interval)
         pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
-        state.next_snapshot, state.next_sync = config.self_play.snapshot_interval, config.self_play.sync_interval
-        return Trainer(config, paths, model, state, pool, progress)
+        return SB3Trainer(config, paths, model, first_state(config), pool, progress, reset_num_timesteps=True)
     except BaseException:
         env.close()
         raise
@@ -177,13 +222,14 @@ def _clear_run_dir(paths: RunPaths) -> None:
     for child in paths.root.iterdir() if paths.root.is_dir() else ():
         if child.name in RUN_FILES and child.is_dir():
             shutil.rmtree(child)
-        elif child.name in RUN_FILES:
+        elif child.name in RUN_FILES or (child.name.startswith("model") and child.suffix == ".zip"):
             child.unlink()
 
 
-def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True) -> RunResult:
+def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True, ray_address: str | None = None) -> RunResult:
     """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it); a run
-    stopped before its first checkpoint starts over in its directory, from its ``config.yaml``."""
+    stopped before its first checkpoint starts over in its directory, from its ``config.yaml``.
+    ``ray_address`` as in ``start_run``: a run may resume on another cluster than it started on."""
     paths = RunPaths(run_dir)
     if not paths.config.is_file():
         raise ConfigError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
@@ -193,14 +239,18 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
             allowed = ", ".join([*RESUMABLE_KEYS, *(f"{section}*" for section in RESUMABLE_SECTIONS)])
             raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
     config = config_from_dict(apply_overrides(yaml.safe_load(paths.config.read_text()), overrides), source=str(paths.config))
+    check_ray_address(config, ray_address)
     checkpoint = latest_checkpoint(paths)
     if checkpoint is None:  # stopped before its first checkpoint: nothing to keep, so it starts over
         save_config(config, paths.config)
         _clear_run_dir(paths)
         paths.checkpoints.mkdir()
-        return _fresh_trainer(config, paths, progress).run(reset_num_timesteps=True)
+        return _fresh_trainer(config, paths, progress, ray_address).run()
     state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
     save_config(config, paths.config)
+    pool = LearnerPool.load(checkpoint / "pool")
+    if config.algorithm == "rllib_ppo":
+        return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address).run()
     th.set_num_threads(1)
     env = make_training_env(config, config.seed + state.num_timesteps)  # new games, not the first ones again
     algorithm = ALGORITHM_CLASSES[config.algorithm]
@@ -208,7 +258,7 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
     if isinstance(model, OffPolicyAlgorithm):
         model.load_replay_buffer(checkpoint / "replay_buffer.pkl")
     model.tensorboard_log = str(paths.tensorboard)
-    return Trainer(config, paths, model, state, LearnerPool.load(checkpoint / "pool"), progress).run(reset_num_timesteps=False)
+    return SB3Trainer(config, paths, model, state, pool, progress, reset_num_timesteps=False).run()
 
 
 def latest_checkpoint(paths: RunPaths) -> Path | None:
@@ -289,13 +339,11 @@ def load_initial_policy(model: BaseAlgorithm, path: str) -> None:
 
 @dataclasses.dataclass
 class LearnerPool:
-    """The learner's policies that opponents may play: its current weights and frozen snapshots."""
+    """The learner's policies that opponents may play: its current weights and frozen snapshots
+    (``policy_agent.policy_to_bytes`` output, or ``seat_policies_to_bytes`` for one policy a seat)."""
 
     current: bytes
     snapshots: list[bytes]
-
-    def push(self, env: VecEnv) -> None:
-        env.env_method("set_learner_policies", self.current, self.snapshots)
 
     def save(self, directory: Path) -> None:
         directory.mkdir(parents=True)
@@ -310,15 +358,15 @@ class LearnerPool:
 
 
 # ------------------------------------------------------------------ the run
-class Trainer:
-    """Runs ``model.learn`` with the run's callbacks, then the final evaluation."""
+class Trainer(abc.ABC):
+    """A run around a learning algorithm: its schedule (self-play pool, evaluations, checkpoints),
+    its learning curve, metrics and final evaluation.  ``SB3Trainer`` learns with
+    Stable-Baselines3, ``training.rllib_train.RLlibTrainer`` with RLlib; each says how to learn,
+    how to play its learner and how to save it."""
 
-    def __init__(
-        self, config: TrainConfig, paths: RunPaths, model: BaseAlgorithm, state: TrainingState, pool: LearnerPool, progress: bool
-    ) -> None:
+    def __init__(self, config: TrainConfig, paths: RunPaths, state: TrainingState, pool: LearnerPool, progress: bool) -> None:
         self.config = config
         self.paths = paths
-        self.model = model
         self.state = state
         self.pool = pool
         self.console = Console(quiet=not progress)
@@ -328,36 +376,67 @@ class Trainer:
         self.session_start = time.perf_counter()
         self.elapsed_before = state.elapsed_s
 
+    # ------------------------------------------------ what a backend provides
+    @abc.abstractmethod
+    def learn(self, bar: Progress) -> None:
+        """Train up to ``total_timesteps``, calling ``at_rollout_boundary`` between updates and
+        ``record_episode`` for each training game; ``state.num_timesteps`` is the steps trained."""
+
+    @abc.abstractmethod
+    def learner_agent(self, env: DiceGameEnv, seed: int | None) -> Agent:
+        """The learner as it stands, playing greedily (evaluations)."""
+
+    @abc.abstractmethod
+    def learner_blob(self) -> bytes:
+        """The learner's weights for the self-play pool."""
+
+    @abc.abstractmethod
+    def push_pool(self) -> None:
+        """Hand ``pool`` to the training environments (from their next games)."""
+
+    @abc.abstractmethod
+    def save_learner(self, directory: Path) -> None:
+        """What resuming needs of the learner (weights, optimiser...), into a new checkpoint."""
+
+    @abc.abstractmethod
+    def save_model(self, path: Path) -> None:
+        """The learner in the agent format (``model:PATH``) at ``path``."""
+
+    @abc.abstractmethod
+    def log_scalar(self, name: str, value: float, step: int) -> None:
+        """One value for TensorBoard."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the environments (and workers)."""
+
+    def run_facts(self) -> dict[str, Any]:
+        """What ``metrics.json`` records of where the run ran, besides the common keys."""
+        return {}
+
+    # --------------------------------------------------------------- the run
     @property
     def elapsed_s(self) -> float:
         return self.elapsed_before + time.perf_counter() - self.session_start
 
-    @property
-    def env(self) -> VecEnv:
-        env = self.model.get_env()
-        assert env is not None, "the model is built or loaded with its environments"
-        return env
-
-    def run(self, reset_num_timesteps: bool) -> RunResult:
-        config = self.config
-        if config.uses_learner_opponents:
-            self.pool.push(self.env)
-        remaining = max(0, config.total_timesteps - self.state.num_timesteps)
+    def run(self) -> RunResult:
+        if self.config.uses_learner_opponents:
+            self.push_pool()
         self.console.print(f"run directory: {self.paths.root}")
-        with self._progress_bar() as bar:
-            callback = RunCallback(self, bar)
-            try:
-                self.model.learn(remaining, callback=callback, reset_num_timesteps=reset_num_timesteps, tb_log_name=config.algorithm)
-            except KeyboardInterrupt:
-                checkpoint = latest_checkpoint(self.paths)
-                step = json.loads((checkpoint / "state.json").read_text())["num_timesteps"] if checkpoint else None
-                raise TrainingInterrupted(self.paths.root, step) from None
-        self.state.num_timesteps = self.model.num_timesteps
-        if not self.state.evaluations or self.state.evaluations[-1]["step"] != self.state.num_timesteps:
-            self.evaluate(self.state.num_timesteps)  # the learning curve ends at the final model
-        self.write_checkpoint()
-        self.model.save(self.paths.model)
-        self.env.close()
+        try:
+            with self._progress_bar() as bar:
+                try:
+                    self.learn(bar)
+                except KeyboardInterrupt:
+                    checkpoint = latest_checkpoint(self.paths)
+                    step = json.loads((checkpoint / "state.json").read_text())["num_timesteps"] if checkpoint else None
+                    raise TrainingInterrupted(self.paths.root, step) from None
+            if not self.state.evaluations or self.state.evaluations[-1]["step"] != self.state.num_timesteps:
+                self.evaluate(self.state.num_timesteps)  # the learning curve ends at the final model
+            self.write_checkpoint()
+            self.save_model(self.paths.model)
+        finally:
+            self.close()
         training_time = self.state.elapsed_s
         self.console.print(f"trained {self.state.num_timesteps} steps in {training_time:.0f} s; final evaluation...")
         evaluation = self.final_evaluation()
@@ -377,6 +456,16 @@ class Trainer:
             disable=not self.progress,
         )
 
+    def status(self) -> str:
+        """The progress bar's last column: the live training win rate and the last evaluation."""
+        parts = []
+        if self.recent_win_rate is not None:
+            parts.append(f"training win rate {self.recent_win_rate:.2f}")
+        if self.state.evaluations:
+            last = self.state.evaluations[-1]["vs"]
+            parts.append("eval " + " ".join(f"{name} {values['win_rate']:.2f}" for name, values in last.items()))
+        return " | ".join(parts)
+
     # ------------------------------------------------------------ schedule
     def at_rollout_boundary(self, num_timesteps: int) -> None:
         """Between an update and the next collection: the only moments the model can be saved and resumed exactly."""
@@ -385,13 +474,13 @@ class Trainer:
         if self.config.uses_learner_opponents:
             changed = False
             if num_timesteps >= state.next_snapshot:
-                self.pool.snapshots = [*self.pool.snapshots, policy_to_bytes(self.model.policy)][-self_play.pool_size :]
+                self.pool.snapshots = [*self.pool.snapshots, self.learner_blob()][-self_play.pool_size :]
                 state.next_snapshot = num_timesteps + self_play.snapshot_interval
                 changed = True
             if num_timesteps >= state.next_sync or changed:
-                self.pool.current = policy_to_bytes(self.model.policy)
+                self.pool.current = self.learner_blob()
                 state.next_sync = num_timesteps + self_play.sync_interval
-                self.pool.push(self.env)
+                self.push_pool()
         if num_timesteps >= state.next_evaluation:
             self.evaluate(num_timesteps)
             state.next_evaluation = num_timesteps + self.config.evaluation.interval
@@ -410,8 +499,7 @@ class Trainer:
 
     # ---------------------------------------------------------- evaluation
     def learner_entrant(self) -> Entrant:
-        policy = self.model.policy
-        return Entrant(LEARNER, lambda env, seed: PolicyAgent(env, policy, label=LEARNER, seed=seed))
+        return Entrant(LEARNER, self.learner_agent)
 
     def evaluate(self, num_timesteps: int) -> None:
         evaluation = self.config.evaluation
@@ -433,7 +521,7 @@ class Trainer:
                 "opponent_win_rate": other.win_rate,
                 "games": own.games,
             }
-            self.model.logger.record(f"eval/win_rate_vs_{baseline}", own.win_rate)
+            self.log_scalar(f"eval/win_rate_vs_{baseline}", own.win_rate, num_timesteps)
         self.state.evaluations.append(record)
         self.write_metrics()
         plot_learning_curve(self.state.evaluations, self.paths.learning_curve, self.config.name, result.num_players)
@@ -465,6 +553,7 @@ class Trainer:
             "training_episodes": self.state.episodes,
             "training_win_rate": self.state.wins / self.state.episodes if self.state.episodes else None,
             "evaluations": self.state.evaluations,
+            **self.run_facts(),
         }
         if final is not None:
             metrics["training_time_s"] = round(training_time_s or 0.0, 1)
@@ -486,17 +575,69 @@ class Trainer:
         staging, previous = checkpoints / "latest.tmp", checkpoints / "latest.old"
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir(parents=True)
-        self.model.save(staging / "model.zip")
-        if isinstance(self.model, OffPolicyAlgorithm):
-            self.model.save_replay_buffer(staging / "replay_buffer.pkl")
+        self.save_learner(staging)
         self.pool.save(staging / "pool")
         (staging / "state.json").write_text(json.dumps(dataclasses.asdict(self.state), indent=2) + "\n")
-        shutil.copyfile(staging / "model.zip", checkpoints / f"model_{self.state.num_timesteps:09d}.zip")
+        self.save_model(checkpoints / f"model_{self.state.num_timesteps:09d}.zip")
         shutil.rmtree(previous, ignore_errors=True)
         if self.paths.latest.exists():
             self.paths.latest.rename(previous)
         staging.rename(self.paths.latest)
         shutil.rmtree(previous, ignore_errors=True)
+
+
+class SB3Trainer(Trainer):
+    """``model.learn`` of a Stable-Baselines3 algorithm (MaskablePPO, masked DQN) over the
+    single-agent view's vectorised environments."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        paths: RunPaths,
+        model: BaseAlgorithm,
+        state: TrainingState,
+        pool: LearnerPool,
+        progress: bool,
+        reset_num_timesteps: bool,
+    ) -> None:
+        super().__init__(config, paths, state, pool, progress)
+        self.model = model
+        self.reset_num_timesteps = reset_num_timesteps
+
+    @property
+    def env(self) -> VecEnv:
+        env = self.model.get_env()
+        assert env is not None, "the model is built or loaded with its environments"
+        return env
+
+    def learn(self, bar: Progress) -> None:
+        remaining = max(0, self.config.total_timesteps - self.state.num_timesteps)
+        callback = RunCallback(self, bar)
+        self.model.learn(remaining, callback=callback, reset_num_timesteps=self.reset_num_timesteps, tb_log_name=self.config.algorithm)
+        self.state.num_timesteps = self.model.num_timesteps
+
+    def learner_agent(self, env: DiceGameEnv, seed: int | None) -> Agent:
+        return PolicyAgent(env, self.model.policy, label=LEARNER, seed=seed)
+
+    def learner_blob(self) -> bytes:
+        return policy_to_bytes(self.model.policy)
+
+    def push_pool(self) -> None:
+        self.env.env_method("set_learner_policies", self.pool.current, self.pool.snapshots)
+
+    def save_learner(self, directory: Path) -> None:
+        self.model.save(directory / "model.zip")
+        if isinstance(self.model, OffPolicyAlgorithm):
+            self.model.save_replay_buffer(directory / "replay_buffer.pkl")
+
+    def save_model(self, path: Path) -> None:
+        self.model.save(path)
+
+    def log_scalar(self, name: str, value: float, step: int) -> None:
+        self.model.logger.record(name, value)  # written with SB3's next dump, at its step
+
+    def close(self) -> None:
+        self.env.close()
 
 
 class TrainingInterrupted(Exception):
@@ -535,18 +676,8 @@ class RunCallback(BaseCallback):
         if now - self.last_refresh > 0.2:
             self.last_refresh = now
             fps = (self.num_timesteps - self.start_step) / max(now - self.start_time, 1e-9)
-            self.bar.update(self.task, completed=self.num_timesteps, fps=f"{fps:.0f}", status=self._status())
+            self.bar.update(self.task, completed=self.num_timesteps, fps=f"{fps:.0f}", status=self.trainer.status())
         return True
-
-    def _status(self) -> str:
-        parts = []
-        recent = self.trainer.recent_win_rate
-        if recent is not None:
-            parts.append(f"training win rate {recent:.2f}")
-        if self.trainer.state.evaluations:
-            last = self.trainer.state.evaluations[-1]["vs"]
-            parts.append("eval " + " ".join(f"{name} {values['win_rate']:.2f}" for name, values in last.items()))
-        return " | ".join(parts)
 
 
 def plot_learning_curve(evaluations: Sequence[dict[str, Any]], path: Path, title: str, num_players: int) -> None:

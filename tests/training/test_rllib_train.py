@@ -1,0 +1,233 @@
+"""``algorithm: rllib_ppo`` (issue 16): the opponent pool in the RLlib adapter, the config schema,
+and tiny but real training runs on an embedded Ray (every game; one network per seat; checkpoint
+and resume; export into the agent format, played where Ray cannot be imported)."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from agents.dino_hunt import CupCounter
+from dice_envs.core.engine import ParameterError
+from tests.training.conftest import ENV_NAMES
+from training.config import ConfigError, config_from_dict, config_to_dict
+from training.policy_agent import SeatPoliciesAgent, agent_from_bytes, load_policy, policy_to_bytes, seat_policies_to_bytes
+from training.ray_cluster import connect
+from training.rllib_env import ACTION_MASK, ALL, RLlibDiceEnv
+from training.train import resume_run, start_run
+
+GAME = "dino_hunt_v0"
+DEFAULT_MODEL = Path(__file__).parents[2] / "models" / "dino_hunt_ppo.zip"
+
+
+def tiny_config(env_name: str = GAME, **overrides: Any) -> dict[str, Any]:
+    """An rllib_ppo config that trains a few hundred steps in the driver (no env runner actors)."""
+    raw: dict[str, Any] = {
+        "name": f"test_{env_name}_rllib",
+        "env": {"name": env_name},
+        "algorithm": "rllib_ppo",
+        "total_timesteps": 300,
+        "opponents": {"random": 1.0, "self": 1.0, "snapshot": 1.0},
+        "self_play": {"snapshot_interval": 150, "pool_size": 2},
+        "policy": {"net_arch": [16, 16]},
+        "hyperparameters": {"train_batch_size": 150, "batch_size": 64, "n_epochs": 1, "learning_rate_schedule": "linear"},
+        "ray": {"num_env_runners": 0, "num_envs_per_env_runner": 1},
+        "evaluation": {"interval": 10_000, "games": 2, "final_games": 2, "opponents": ["random"]},
+        "checkpoint_interval": 150,
+    }
+    raw.update(overrides)
+    return raw
+
+
+# ------------------------------------------------------------------ the pool in the adapter
+def play_to_the_end(env: RLlibDiceEnv, seed: int) -> tuple[set[str], dict[str, float], dict[str, Any]]:
+    """A game of random legal learner moves: the agents that acted, their rewards, the last infos."""
+    rng = np.random.default_rng(seed)
+    observations, _ = env.reset(seed=seed)
+    acted: set[str] = set()
+    totals: dict[str, float] = collections.defaultdict(float)
+    while True:
+        (agent, observation), = observations.items()
+        assert agent in env.agents
+        acted.add(agent)
+        observations, rewards, terminateds, truncateds, infos = env.step({agent: int(rng.choice(np.flatnonzero(observation[ACTION_MASK])))})
+        for each, reward in rewards.items():
+            totals[each] += reward
+        if terminateds[ALL] or truncateds[ALL]:
+            assert set(observations) == set(env.agents)
+            return acted, dict(totals), infos
+
+
+def test_pool_seats_are_drawn_by_weight_and_only_the_learners_seats_are_agents() -> None:
+    env = RLlibDiceEnv({"env_name": GAME, "num_players": 3, "opponents": {"cup_counter": 3.0, "self": 1.0}})
+    learner_seats = collections.Counter()
+    opponent_kinds = collections.Counter()
+    for seed in range(200):
+        env.reset(seed=seed)
+        assert env.possible_agents[env.learner] in env.agents
+        learner_seats[env.learner] += 1
+        for seat, agent in env._seat_agents.items():
+            assert env.possible_agents[seat] not in env.agents
+            opponent_kinds[type(agent)] += 1
+        opponent_kinds["self"] += len(env.agents) - 1
+    assert set(learner_seats) == {0, 1, 2}
+    assert set(opponent_kinds) == {CupCounter, "self"}
+    assert opponent_kinds[CupCounter] / sum(opponent_kinds.values()) == pytest.approx(0.75, abs=0.06)
+
+
+def test_the_learner_is_paid_what_opponents_moves_cost_it_and_told_whether_it_won() -> None:
+    env = RLlibDiceEnv({"env_name": GAME, "opponents": {"cup_counter": 1.0}, "learner_seat": 1, "reward_scale": 0.5})
+    for seed in range(6):
+        acted, totals, infos = play_to_the_end(env, seed)
+        assert acted == {"player_1"} and env.agents == ["player_1"]
+        returns = env.env.game.returns(env.env.game_state)
+        assert totals["player_1"] == pytest.approx(0.5 * returns[1])
+        assert infos == {"player_1": {"won": returns[1] > 0}}
+    assert env.illegal_moves == 0
+
+
+def test_snapshots_play_once_the_trainer_hands_them_over() -> None:
+    env = RLlibDiceEnv({"env_name": GAME, "opponents": {"snapshot": 1.0}})
+    with pytest.raises(ParameterError, match="'snapshot' opponent needs a snapshot pool"):
+        env.reset(seed=0)
+    policy = load_policy(DEFAULT_MODEL)
+    blob = policy_to_bytes(policy)
+    env.set_learner_policies(blob, [blob])
+    play_to_the_end(env, 0)
+    built = RLlibDiceEnv({"env_name": GAME, "opponents": {"snapshot": 1.0}, "learner_policies": (blob, [blob])})
+    play_to_the_end(built, 0)  # or in the env config, as the trainer builds its env runners' envs
+
+
+def test_per_seat_blobs_play_each_seat_with_its_own_policy() -> None:
+    env = RLlibDiceEnv({"env_name": GAME})
+    policy = load_policy(DEFAULT_MODEL)
+    agent = agent_from_bytes(env.env, seat_policies_to_bytes({0: policy, 1: policy}), label="pair")
+    assert isinstance(agent, SeatPoliciesAgent) and sorted(agent.seat_agents) == [0, 1]
+    observations = np.zeros((4, env.env.observation_space("player_0")["observation"].shape[0]), dtype=np.float32)
+    masks = np.zeros((4, env.env.action_space("player_0").n), dtype=np.int8)
+    masks[:, 0] = 1
+    assert agent.act_in([None] * 4, [0, 1, 1, 0], observations, masks).tolist() == [0, 0, 0, 0]
+    with pytest.raises(ParameterError, match="needs a policy for each seat 0..1, got seats \\[0\\]"):
+        SeatPoliciesAgent(env.env, {0: policy})
+
+
+# ------------------------------------------------------------------------ the config schema
+def test_rllib_configs_take_their_own_keys_and_say_which_keys_are_not_theirs() -> None:
+    config = config_from_dict(tiny_config())
+    saved = config_to_dict(config)
+    assert "ray" in saved and not {"n_envs", "vec_env", "episode", "init_policy"} & set(saved)
+    assert config_from_dict(saved) == config  # what a run saves loads back the same
+    with pytest.raises(ConfigError, match="'n_envs' is a key of the Stable-Baselines3 algorithms \\(ppo, dqn\\) only"):
+        config_from_dict(tiny_config(n_envs=4))
+    ppo = {key: value for key, value in tiny_config().items() if key not in ("ray", "hyperparameters")}
+    with pytest.raises(ConfigError, match="'ray' is a key of rllib_ppo only, not of algorithm ppo"):
+        config_from_dict({**ppo, "algorithm": "ppo", "ray": {}})
+    with pytest.raises(ConfigError, match="batch_size \\(the minibatch\\) must be from 1 to train_batch_size \\(150\\), got 200"):
+        config_from_dict(tiny_config(hyperparameters={"train_batch_size": 150, "batch_size": 200}))
+    with pytest.raises(ConfigError, match="unknown key 'hyperparameters.n_steps'"):
+        config_from_dict(tiny_config(hyperparameters={"n_steps": 64}))
+    with pytest.raises(ConfigError, match="ray.policies must be one of 'shared', 'per_seat'"):
+        config_from_dict(tiny_config(ray={"policies": "each"}))
+    with pytest.raises(ConfigError, match="ray.num_env_runners must not be negative"):
+        config_from_dict(tiny_config(ray={"num_env_runners": -1}))
+
+
+def test_address_is_for_rllib_runs_only(tmp_path: Path) -> None:
+    ppo = {key: value for key, value in tiny_config().items() if key not in ("ray", "hyperparameters")}
+    config = config_from_dict({**ppo, "algorithm": "ppo", "opponents": {"random": 1.0}})
+    with pytest.raises(ConfigError, match="--address names a Ray cluster, which only algorithm rllib_ppo trains on"):
+        start_run(config, run_dir=tmp_path / "run", progress=False, ray_address="127.0.0.1:6379")
+    assert not (tmp_path / "run").exists()
+
+
+# ----------------------------------------------------------------------- real training runs
+@pytest.fixture(scope="module")
+def embedded_ray() -> Iterator[None]:
+    """One embedded Ray for the module's runs (shut down, and the variables ``connect`` set undone, afterwards)."""
+    environment = dict(os.environ)
+    os.environ.pop("RAY_ADDRESS", None)
+    connect(None, num_cpus=2)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+        os.environ.clear()
+        os.environ.update(environment)
+
+
+def metrics(run_dir: Path) -> dict[str, Any]:
+    return json.loads((run_dir / "metrics.json").read_text())
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_every_game_trains_with_the_pool_and_exports_a_playable_model(embedded_ray: None, env_name: str, tmp_path: Path) -> None:
+    # RLlibDiceEnv raises on any action outside the mask: a run that ends has made no illegal move.
+    result = start_run(config_from_dict(tiny_config(env_name)), run_dir=tmp_path / "run", progress=False)
+    run = metrics(result.run_dir)
+    assert run["algorithm"] == "rllib_ppo" and run["num_timesteps"] >= 300 and run["training_episodes"] >= 1
+    assert [record["step"] for record in run["evaluations"]][0] == 0 and set(run["final"]) == {"random"}
+    pool = sorted(path.name for path in (result.run_dir / "checkpoints" / "latest" / "pool").iterdir())
+    assert pool == ["current.pt", "snapshot_000.pt", "snapshot_001.pt"]  # pool_size 2: the oldest left
+    assert load_policy(result.run_dir / "model.zip") is not None
+    assert (result.run_dir / "learning_curve.png").is_file() and (result.run_dir / "evaluation.md").is_file()
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_checkpoint_and_resume_continue_the_run(embedded_ray: None, env_name: str, tmp_path: Path) -> None:
+    # Dino Hunt samples in an env runner actor (the snapshot pool handed over through Ray); the
+    # other games in the driver, to keep the suite quick.
+    runners = 1 if env_name == GAME else 0
+    raw = tiny_config(env_name, opponents={"random": 1.0, "snapshot": 1.0}, ray={"num_env_runners": runners, "num_cpus_per_env_runner": 1})
+    first = start_run(config_from_dict(raw), run_dir=tmp_path / "run", progress=False).run_dir
+    stopped_at = metrics(first)["num_timesteps"]
+    checkpoint_model = first / "checkpoints" / f"model_{stopped_at:09d}.zip"
+    assert checkpoint_model.is_file()
+    # Resuming with nothing left to train changes nothing: the restored learner is the saved one.
+    resume_run(first, progress=False)
+    restored, saved = load_policy(first / "model.zip"), load_policy(checkpoint_model)
+    assert all(np.array_equal(a, b) for a, b in zip(restored.state_dict().values(), saved.state_dict().values()))
+    resumed = resume_run(first, [f"total_timesteps={stopped_at + 300}"], progress=False)
+    run = metrics(resumed.run_dir)
+    assert run["num_timesteps"] >= stopped_at + 300
+    steps = [record["step"] for record in run["evaluations"]]
+    assert steps == sorted(steps) and steps[-1] == run["num_timesteps"]
+    assert (first / "checkpoints" / f"model_{run['num_timesteps']:09d}.zip").is_file()
+
+
+def test_one_network_per_seat_trains_and_is_evaluated_seat_by_seat(embedded_ray: None, tmp_path: Path) -> None:
+    raw = tiny_config("dalek_dice_v0", env={"name": "dalek_dice_v0", "kwargs": {"num_players": 3}}, ray={"num_env_runners": 0, "policies": "per_seat"})
+    result = start_run(config_from_dict(raw), run_dir=tmp_path / "run", progress=False)
+    assert sorted(path.name for path in result.run_dir.glob("model*.zip")) == ["model_seat0.zip", "model_seat1.zip", "model_seat2.zip"]
+    assert metrics(result.run_dir)["final"]["random"]["games"] == 2
+
+
+def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: None, tmp_path: Path) -> None:
+    result = start_run(config_from_dict(tiny_config(opponents={"cup_counter": 1.0})), run_dir=tmp_path / "run", progress=False)
+    model = result.run_dir / "model.zip"
+    script = (
+        "import sys; sys.modules['ray'] = None; from training.cli import main; "
+        f"main(['evaluate', '{GAME}', 'model:{model}', 'cup_counter', '--games', '4', '--out', '{tmp_path / 'evaluation'}'])"
+    )
+    played = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert played.returncode == 0, played.stderr
+    assert "cup_counter" in played.stdout
+
+
+def test_without_ray_an_rllib_run_is_one_clear_line(tmp_path: Path) -> None:
+    config = Path(__file__).parents[2] / "configs" / "dino_hunt" / "rllib_ppo.yaml"
+    script = f"import sys; sys.modules['ray'] = None; from training.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
+    started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert started.returncode != 0 and "Traceback" not in started.stderr
+    assert "Ray is not installed: pip install -e '.[rllib]'" in started.stderr
+    assert not (tmp_path / "run").exists()
