@@ -57,9 +57,9 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import dice_envs
+from agents import Agent
 from dice_envs.core.aec import DiceGameEnv, as_action
 from dice_envs.core.engine import ParameterError, require_choice
-from agents import Agent
 from training.single_agent import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game
 
 ENV_NAME_KEY = "env_name"

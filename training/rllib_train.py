@@ -33,6 +33,7 @@ schedule (snapshots, evaluations, checkpoints) runs between iterations.
 
 from __future__ import annotations
 
+import math
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -58,7 +59,7 @@ from training.ray_cluster import connect
 from training.rllib_env import RLlibDiceEnv
 from training.rllib_export import module_as_policy
 from training.rllib_module import ActionMaskingPPOModule
-from training.train import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, first_state
+from training.train import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, first_state
 
 SHARED = "shared"
 """The module id of ``policies: shared``; ``per_seat`` has ``seat_0``, ``seat_1``..."""
@@ -159,6 +160,13 @@ def ppo_config(config: TrainConfig, pool: LearnerPool | None) -> PPOConfig:
     )
 
 
+def iteration_count(runners: dict[str, Any], key: str) -> int:
+    """A per-iteration sum from the env runners' results: 0 where nothing was logged (a restored
+    metrics logger reports such a key as NaN)."""
+    value = float(runners.get(key, 0))
+    return 0 if math.isnan(value) else int(value)
+
+
 class LearnerGames(RLlibCallback):
     """Counts the games the env runners finish, and the learner's wins (``RLlibDiceEnv`` puts
     ``won`` in the learner seat's last info)."""
@@ -207,10 +215,10 @@ class RLlibTrainer(Trainer):
         algo = build_algorithm(config, pool)
         try:
             algo.restore_from_path(str((checkpoint / ALGORITHM_DIR).resolve()))
-            return cls(config, paths, algo, state, pool, progress)
-        except BaseException:
+        except Exception as error:  # RLlib's checkpoint cut short or damaged: whatever its reader raises
             algo.stop()
-            raise
+            raise damaged_checkpoint(checkpoint, error) from None
+        return cls(config, paths, algo, state, pool, progress)
 
     # --------------------------------------------------------------- learning
     def run_facts(self) -> dict[str, Any]:
@@ -226,8 +234,7 @@ class RLlibTrainer(Trainer):
             self.at_rollout_boundary(self.state.num_timesteps)
             result = self.algo.train()
             runners = result.get(ENV_RUNNER_RESULTS, {})
-            steps = int(runners.get(NUM_ENV_STEPS_SAMPLED, 0))
-            games, wins = int(runners.get(GAMES, 0)), int(runners.get(WINS, 0))
+            steps, games, wins = (iteration_count(runners, key) for key in (NUM_ENV_STEPS_SAMPLED, GAMES, WINS))
             for game in range(games):
                 self.record_episode(game < wins)
             self.state.num_timesteps += steps

@@ -41,7 +41,6 @@ import matplotlib
 matplotlib.use("Agg")  # files only: runs on machines without a display
 import matplotlib.pyplot as plt
 import torch as th
-import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from sb3_contrib import MaskablePPO
@@ -54,7 +53,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from agents import Agent
 from dice_envs.core.aec import DiceGameEnv
-from training.config import ConfigError, TrainConfig, apply_overrides, config_from_dict, save_config
+from training.config import ConfigError, TrainConfig, load_config, save_config
 from training.masked_dqn import MaskedDQN
 from training.policy_agent import PolicyAgent, load_policy, policy_to_bytes
 from training.single_agent import SingleAgentEnv
@@ -238,7 +237,7 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
         if key not in RESUMABLE_KEYS and not key.startswith(RESUMABLE_SECTIONS):
             allowed = ", ".join([*RESUMABLE_KEYS, *(f"{section}*" for section in RESUMABLE_SECTIONS)])
             raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
-    config = config_from_dict(apply_overrides(yaml.safe_load(paths.config.read_text()), overrides), source=str(paths.config))
+    config = load_config(paths.config, overrides)
     check_ray_address(config, ray_address)
     checkpoint = latest_checkpoint(paths)
     if checkpoint is None:  # stopped before its first checkpoint: nothing to keep, so it starts over
@@ -246,19 +245,36 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
         _clear_run_dir(paths)
         paths.checkpoints.mkdir()
         return _fresh_trainer(config, paths, progress, ray_address).run()
-    state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
+    try:
+        state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
+        pool = LearnerPool.load(checkpoint / "pool")
+    except (OSError, ValueError, TypeError) as error:
+        raise damaged_checkpoint(checkpoint, error) from None
     save_config(config, paths.config)
-    pool = LearnerPool.load(checkpoint / "pool")
     if config.algorithm == "rllib_ppo":
         return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address).run()
     th.set_num_threads(1)
     env = make_training_env(config, config.seed + state.num_timesteps)  # new games, not the first ones again
     algorithm = ALGORITHM_CLASSES[config.algorithm]
-    model = algorithm.load(checkpoint / "model.zip", env=env, device="cpu")
-    if isinstance(model, OffPolicyAlgorithm):
-        model.load_replay_buffer(checkpoint / "replay_buffer.pkl")
+    try:
+        model = algorithm.load(checkpoint / "model.zip", env=env, device="cpu")
+        if isinstance(model, OffPolicyAlgorithm):
+            model.load_replay_buffer(checkpoint / "replay_buffer.pkl")
+    except Exception as error:  # a zip or pickle cut short or damaged: whatever its reader raises
+        env.close()
+        raise damaged_checkpoint(checkpoint, error) from None
     model.tensorboard_log = str(paths.tensorboard)
     return SB3Trainer(config, paths, model, state, pool, progress, reset_num_timesteps=False).run()
+
+
+def damaged_checkpoint(checkpoint: Path, error: BaseException) -> ConfigError:
+    """The one line for a checkpoint that cannot be read back."""
+    cause = error.__cause__ or error
+    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    return ConfigError(
+        f"the checkpoint {str(checkpoint)!r} is damaged ({type(cause).__name__}: {reason}); "
+        f"the models of earlier checkpoints are in {str(checkpoint.parent)!r}"
+    )
 
 
 def latest_checkpoint(paths: RunPaths) -> Path | None:

@@ -11,7 +11,7 @@ import pytest
 from tests.training.conftest import small_config
 from training.cli import main
 from training.config import ConfigError, config_from_dict, load_config
-from training.train import RunCallback, TrainingInterrupted, start_run
+from training.train import RunCallback, TrainingInterrupted, resume_run, start_run
 
 ROOT = Path(__file__).resolve().parents[2]
 PPO_CONFIG = ROOT / "configs" / "dino_hunt" / "ppo.yaml"
@@ -190,3 +190,20 @@ def test_a_run_stopped_before_its_first_checkpoint_resumes_by_starting_over(
     assert [record["step"] for record in metrics["evaluations"]] == [0, metrics["num_timesteps"]], "one run's metrics, from step 0"
     assert (run_dir / "model.zip").is_file() and not (run_dir / "checkpoints" / "latest.tmp").exists()
     assert (run_dir / "notes.txt").read_text() == "mine"
+
+
+def test_a_damaged_checkpoint_or_config_is_one_line_on_resume(tmp_path: Path) -> None:
+    run_dir = start_run(config_from_dict(small_config("dino_hunt_v0", "ppo")), run_dir=tmp_path / "run", progress=False).run_dir
+    latest = run_dir / "checkpoints" / "latest"
+    model = (latest / "model.zip").read_bytes()
+    (latest / "model.zip").write_bytes(model[: len(model) // 2])
+    with pytest.raises(ConfigError) as damaged:
+        resume_run(run_dir, progress=False)
+    assert assert_one_line(damaged.value).startswith(f"the checkpoint {str(latest)!r} is damaged (")
+    (latest / "model.zip").write_bytes(model)
+    (latest / "state.json").write_text('{"num_timesteps": ')
+    with pytest.raises(ConfigError, match="is damaged \\(JSONDecodeError: "):
+        resume_run(run_dir, progress=False)
+    (run_dir / "config.yaml").write_text("env: [unclosed\n")
+    with pytest.raises(ConfigError, match="config.yaml: not valid YAML"):
+        resume_run(run_dir, progress=False)

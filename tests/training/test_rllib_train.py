@@ -203,6 +203,11 @@ def test_checkpoint_and_resume_continue_the_run(embedded_ray: None, env_name: st
     steps = [record["step"] for record in run["evaluations"]]
     assert steps == sorted(steps) and steps[-1] == run["num_timesteps"]
     assert (first / "checkpoints" / f"model_{run['num_timesteps']:09d}.zip").is_file()
+    if env_name == GAME:  # RLlib's own checkpoint cut short: one line, not RLlib's traceback
+        for learner_state in (first / "checkpoints" / "latest" / "algorithm" / "learner_group").rglob("*.pkl"):
+            learner_state.write_bytes(learner_state.read_bytes()[:100])
+        with pytest.raises(ConfigError, match="checkpoints/latest' is damaged \\("):
+            resume_run(first, progress=False)
 
 
 def test_one_network_per_seat_trains_and_is_evaluated_seat_by_seat(embedded_ray: None, tmp_path: Path) -> None:
