@@ -445,10 +445,14 @@ def _validate_models(config: TrainConfig, source: str) -> None:
             raise ConfigError(f"{source}: {key}: {error}") from None
 
 
+def _validate_learning_rate_and_gamma(hp: PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters, require: Any) -> None:
+    require(hp.learning_rate > 0, "hyperparameters.learning_rate", f"must be positive, got {hp.learning_rate}")
+    require(0 < hp.gamma <= 1, "hyperparameters.gamma", f"must be in (0, 1], got {hp.gamma}")
+
+
 def _validate_hyperparameters(hp: PPOHyperparameters | DQNHyperparameters, n_envs: int, require: Any) -> None:
     key = "hyperparameters."
-    require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
-    require(0 < hp.gamma <= 1, f"{key}gamma", f"must be in (0, 1], got {hp.gamma}")
+    _validate_learning_rate_and_gamma(hp, require)
     require(hp.batch_size >= 1, f"{key}batch_size", "must be at least 1")
     require(hp.max_grad_norm > 0, f"{key}max_grad_norm", "must be positive")
     if isinstance(hp, PPOHyperparameters):
@@ -471,8 +475,7 @@ def _validate_hyperparameters(hp: PPOHyperparameters | DQNHyperparameters, n_env
 
 def _validate_rllib(hp: RLlibPPOHyperparameters, ray: RaySection, require: Any) -> None:
     key = "hyperparameters."
-    require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
-    require(0 < hp.gamma <= 1, f"{key}gamma", f"must be in (0, 1], got {hp.gamma}")
+    _validate_learning_rate_and_gamma(hp, require)
     require(0 <= hp.gae_lambda <= 1, f"{key}gae_lambda", "must be in [0, 1]")
     require(hp.train_batch_size >= 2, f"{key}train_batch_size", "must be at least 2")
     require(

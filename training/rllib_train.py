@@ -70,15 +70,25 @@ ALGORITHM_DIR = "algorithm"
 """RLlib's checkpoint, inside ``checkpoints/latest``."""
 
 
+def seat_module(seat: int) -> str:
+    """The module id of a seat's own network (``policies: per_seat``)."""
+    return f"seat_{seat}"
+
+
+def module_seat(module_id: str) -> int:
+    """The seat whose network a ``per_seat`` module is; also reads a seat off an agent id, ``player_k``."""
+    return int(module_id.rsplit("_", 1)[1])
+
+
 def module_ids(config: TrainConfig) -> list[str]:
-    return [SHARED] if config.ray.policies == "shared" else [f"seat_{seat}" for seat in range(config.num_players)]
+    return [SHARED] if config.ray.policies == "shared" else [seat_module(seat) for seat in range(config.num_players)]
 
 
 def policy_mapping(policies: str) -> Callable[..., str]:
     """RLlib's ``policy_mapping_fn``: the module that plays an agent (``player_k``)."""
     if policies == "shared":
         return lambda agent_id, episode, **kwargs: SHARED
-    return lambda agent_id, episode, **kwargs: f"seat_{agent_id.rsplit('_', 1)[1]}"
+    return lambda agent_id, episode, **kwargs: seat_module(module_seat(agent_id))
 
 
 def model_config(config: TrainConfig) -> dict[str, Any]:
@@ -269,7 +279,7 @@ class RLlibTrainer(Trainer):
         return exported
 
     def seat_policies(self) -> dict[int, BasePolicy]:
-        return {int(module_id.rsplit("_", 1)[1]): policy for module_id, (policy, _) in self.learner_policies().items()}
+        return {module_seat(module_id): policy for module_id, (policy, _) in self.learner_policies().items()}
 
     def learner_agent(self, env: DiceGameEnv, seed: int | None) -> Agent:
         if self.config.ray.policies == "shared":
@@ -285,7 +295,7 @@ class RLlibTrainer(Trainer):
         current, snapshots = self.pool.current, list(self.pool.snapshots)
 
         def hand_over(runner: Any) -> None:
-            for env in runner.env.envs if runner.env is not None else ():  # the driver's runner has none
+            for env in runner.env.envs if runner.env is not None else ():  # the driver's, beside remote runners, has none
                 env.unwrapped.set_learner_policies(current, snapshots)
 
         self.algo.env_runner_group.foreach_env_runner(hand_over, local_env_runner=True)
@@ -297,7 +307,7 @@ class RLlibTrainer(Trainer):
     def save_model(self, path: Path) -> None:
         exported = self.learner_policies()
         for module_id, (policy, data) in exported.items():
-            name = path.name if module_id == SHARED else f"{path.stem}_seat{module_id.rsplit('_', 1)[1]}{path.suffix}"
+            name = path.name if module_id == SHARED else f"{path.stem}_seat{module_seat(module_id)}{path.suffix}"
             save_policy(policy, data, path.with_name(name))
 
     def log_scalar(self, name: str, value: float, step: int) -> None:

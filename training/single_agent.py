@@ -149,8 +149,9 @@ def deal_game(game_env: dice_envs.DiceGameEnv, rng: np.random.Generator, learner
 class Opponents:
     """The opponent pool: its entries, drawn by weight, and the agents they name, built once:
     scripted agents one per seat (an agent may remember things within a game), saved models once,
-    and the learner's policies once per update.  Environments that share one ``Opponents`` share its agents, so that a runner playing
-    them together can ask an agent about all of its games at once."""
+    and the learner's policies once per update.  Environments that share one ``Opponents`` share
+    its agents, so that a runner playing them together can ask an agent about all of its games at
+    once."""
 
     def __init__(self, env_name: str, game_env: dice_envs.DiceGameEnv, pool: Mapping[str, float] | None = None) -> None:
         self.env_name = env_name
