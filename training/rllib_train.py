@@ -66,6 +66,9 @@ SHARED = "shared"
 GAMES = "learner_games"
 WINS = "learner_wins"
 """Per-iteration sums that the env runners report: games finished, and those the learner won."""
+POOL_ATTRIBUTE = "dice_envs_snapshot_pool"
+"""Where the trainer leaves the latest pool on the ``Algorithm`` (the one object RLlib hands its
+driver-side callbacks), for env runners that RLlib recreates."""
 ALGORITHM_DIR = "algorithm"
 """RLlib's checkpoint, inside ``checkpoints/latest``."""
 
@@ -165,7 +168,7 @@ def ppo_config(config: TrainConfig, pool: LearnerPool | None) -> PPOConfig:
         )
         .multi_agent(policies=set(ids), policy_mapping_fn=policy_mapping(config.ray.policies), policies_to_train=ids)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
-        .callbacks(LearnerGames)
+        .callbacks(RunCallbacks)
         .debugging(seed=config.seed)
     )
 
@@ -177,15 +180,31 @@ def iteration_count(runners: dict[str, Any], key: str) -> int:
     return 0 if math.isnan(value) else int(value)
 
 
-class LearnerGames(RLlibCallback):
-    """Counts the games the env runners finish, and the learner's wins (``RLlibDiceEnv`` puts
-    ``won`` in the learner seat's last info)."""
+def hand_over_pool(pool: tuple[bytes, list[bytes]]) -> Callable[[Any], None]:
+    """What an env runner runs to take the snapshot pool into each of its environments."""
+
+    def hand_over(runner: Any) -> None:
+        for env in runner.env.envs if runner.env is not None else ():  # the driver's, beside remote runners, has none
+            env.unwrapped.set_learner_policies(*pool)
+
+    return hand_over
+
+
+class RunCallbacks(RLlibCallback):
+    """Counts the games the env runners finish and the learner's wins (``RLlibDiceEnv`` puts
+    ``won`` in the learner seat's last info), and hands the snapshot pool to env runners that
+    RLlib recreates (after a crash or a lost node) before they play again."""
 
     def on_episode_end(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
         for info in episode.get_infos(-1, env_steps=False).values():
             if "won" in info:
                 metrics_logger.log_value(GAMES, 1, reduce="sum")
                 metrics_logger.log_value(WINS, int(info["won"]), reduce="sum")
+
+    def on_env_runners_recreated(self, *, algorithm: Any, env_runner_group: Any, env_runner_indices: list[int], **kwargs: Any) -> None:
+        pool = getattr(algorithm, POOL_ATTRIBUTE, None)
+        if pool is not None:
+            env_runner_group.foreach_env_runner(hand_over_pool(pool), remote_worker_ids=env_runner_indices, local_env_runner=False)
 
 
 class RLlibTrainer(Trainer):
@@ -292,13 +311,9 @@ class RLlibTrainer(Trainer):
         return seat_policies_to_bytes(self.seat_policies())
 
     def push_pool(self) -> None:
-        current, snapshots = self.pool.current, list(self.pool.snapshots)
-
-        def hand_over(runner: Any) -> None:
-            for env in runner.env.envs if runner.env is not None else ():  # the driver's, beside remote runners, has none
-                env.unwrapped.set_learner_policies(current, snapshots)
-
-        self.algo.env_runner_group.foreach_env_runner(hand_over, local_env_runner=True)
+        pool = (self.pool.current, list(self.pool.snapshots))
+        setattr(self.algo, POOL_ATTRIBUTE, pool)  # for RunCallbacks.on_env_runners_recreated
+        self.algo.env_runner_group.foreach_env_runner(hand_over_pool(pool), local_env_runner=True)
 
     # ---------------------------------------------------------------- saving
     def save_learner(self, directory: Path) -> None:

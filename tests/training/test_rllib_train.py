@@ -5,10 +5,12 @@ and resume; export into the agent format, played where Ray cannot be imported)."
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,8 @@ from training.config import ConfigError, config_from_dict, config_to_dict
 from training.policy_agent import SeatPoliciesAgent, agent_from_bytes, load_policy, policy_to_bytes, seat_policies_to_bytes
 from training.ray_cluster import connect
 from training.rllib_env import ACTION_MASK, ALL, RLlibDiceEnv
-from training.train import resume_run, start_run
+from training.rllib_train import RLlibTrainer, ppo_config
+from training.train import LearnerPool, RunPaths, first_state, resume_run, start_run
 
 GAME = "dino_hunt_v0"
 DEFAULT_MODEL = Path(__file__).parents[2] / "models" / "dino_hunt_ppo.zip"
@@ -208,6 +211,31 @@ def test_checkpoint_and_resume_continue_the_run(embedded_ray: None, env_name: st
             learner_state.write_bytes(learner_state.read_bytes()[:100])
         with pytest.raises(ConfigError, match="checkpoints/latest' is damaged \\("):
             resume_run(first, progress=False)
+
+
+def test_a_recreated_env_runner_gets_the_snapshot_pool_before_it_plays(embedded_ray: None, tmp_path: Path) -> None:
+    config = config_from_dict(tiny_config(opponents={"snapshot": 1.0}, ray={"num_env_runners": 1}))
+    algo = ppo_config(config, None).fault_tolerance(delay_between_env_runner_restarts_s=0.0).build_algo()
+    paths = RunPaths(tmp_path / "run")
+    trainer = RLlibTrainer(config, paths, algo, first_state(config), LearnerPool(b"", []), progress=False)
+    try:
+        blob = trainer.learner_blob()
+        trainer.pool = LearnerPool(blob, [blob])
+        trainer.push_pool()
+        with contextlib.suppress(Exception):  # the runner's process dies: a crash, or its node lost
+            algo.env_runner_group.foreach_env_runner(lambda runner: os._exit(1), local_env_runner=False)
+        for _ in range(30):  # Ray restarts the actor (its env config has no pool), then RLlib restores it
+            algo.train()
+            if algo.env_runner_group.num_remote_worker_restarts():
+                break
+            time.sleep(0.5)
+        assert algo.env_runner_group.num_remote_worker_restarts() == 1
+        result = algo.train()
+        assert algo.env_runner_group.num_healthy_remote_env_runners() == 1
+        assert algo.env_runner_group.num_remote_worker_restarts() == 1
+        assert result["env_runners"]["num_env_steps_sampled"] >= 150  # snapshot games, played by the recreated runner
+    finally:
+        trainer.close()
 
 
 def test_one_network_per_seat_trains_and_is_evaluated_seat_by_seat(embedded_ray: None, tmp_path: Path) -> None:
