@@ -203,6 +203,10 @@ def policy_from_bytes(blob: bytes) -> BasePolicy:
     return saved["policy_class"].load(io.BytesIO(saved["policy"]), device="cpu")
 
 
+SEATS = "seats"
+"""The key of a per-seat blob."""
+
+
 def seat_policies_to_bytes(policies: Mapping[int, BasePolicy]) -> bytes:
     """One policy per seat (a ``SeatPoliciesAgent``), as ``policy_to_bytes`` does one."""
     blob = io.BytesIO()
@@ -217,10 +221,6 @@ def agent_from_bytes(env: DiceGameEnv, blob: bytes, label: str, deterministic: b
         policies = {seat: policy_from_bytes(part) for seat, part in saved[SEATS].items()}
         return SeatPoliciesAgent(env, policies, label=label, deterministic=deterministic, seed=seed)
     return PolicyAgent(env, policy_from_bytes(blob), label=label, deterministic=deterministic, seed=seed)
-
-
-SEATS = "seats"
-"""The key of a per-seat blob."""
 
 
 class SeatPoliciesAgent(Agent):
@@ -247,6 +247,7 @@ class SeatPoliciesAgent(Agent):
         return int(self.act_in([self.env.game_state], [seat], observation[np.newaxis], action_mask[np.newaxis])[0])
 
     def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Each seat's rows in one pass of that seat's network."""
         actions = np.zeros(len(seats), dtype=np.int64)
         seat_of_row = np.asarray(seats)
         for seat, agent in self.seat_agents.items():
