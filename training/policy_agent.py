@@ -119,6 +119,13 @@ ZIP_MAGIC = b"PK\x03\x04"
 """How every zip file, and so every saved model, starts."""
 
 
+def error_reason(error: BaseException) -> tuple[BaseException, str]:
+    """The error a reader really met, and the first line of what it says: libraries wrap a file
+    reader's error in their own (SB3 wraps zipfile's), which names the file again."""
+    cause = error.__cause__ or error
+    return cause, (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+
+
 def _read_model(path: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
@@ -129,8 +136,7 @@ def _read_model(path: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         data, params, _ = load_from_zip_file(path, device="cpu")
     except Exception as error:  # a zip that cannot be read whole: cut short, or damaged
-        cause = error.__cause__ or error  # SB3 wraps zipfile's error in its own, which names the file again
-        reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+        cause, reason = error_reason(error)
         if isinstance(cause, zipfile.BadZipFile) and "not a zip file" in reason:
             reason = "the zip archive is incomplete"
         raise ParameterError(f"{str(path)!r} is a truncated or corrupt model file: {reason}") from None

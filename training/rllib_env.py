@@ -60,7 +60,7 @@ import dice_envs
 from agents import Agent
 from dice_envs.core.aec import DiceGameEnv, as_action
 from dice_envs.core.engine import ParameterError, require_choice
-from training.single_agent import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game
+from training.single_agent import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game, learner_won
 
 ENV_NAME_KEY = "env_name"
 ILLEGAL_MOVES_KEY = "illegal_moves"
@@ -71,6 +71,7 @@ TRAINING_KEYS = ("opponents", "learner_seat", "random_start_scores", "reward_sca
 """Env config keys about training; the rest (but the two above) go to the game."""
 LIVE = "self"
 """The pool entry played by the learning policy itself."""
+LEARNER_PLAYS = frozenset({LIVE})
 OBSERVATIONS = "observations"
 ACTION_MASK = "action_mask"
 """The two keys of every observation (RLlib's masking convention, which
@@ -136,7 +137,7 @@ class RLlibDiceEnv(MultiAgentEnv):
         """Of those, the ones outside the mover's mask (only ``illegal_moves="lose"`` plays them)."""
         self.learner = 0
         """This game's learner seat (the one not drawn from the pool)."""
-        self._seat_agents: dict[int, Agent] = {}
+        self.seat_opponents: dict[int, Agent] = {}
         """This game's opponents, by seat; the other seats are ``agents``."""
         self._pending = dict.fromkeys(self.possible_agents, 0.0)
         self._rng = np.random.default_rng()
@@ -163,12 +164,14 @@ class RLlibDiceEnv(MultiAgentEnv):
     def _deal(self) -> None:
         rng = self._rng
         self.learner = deal_game(self.env, rng, self.learner_seat, self.random_start_scores)
-        self._seat_agents = {}
+        self.seat_opponents = {}
         for seat in range(len(self.possible_agents)):
-            name = LIVE if seat == self.learner else self.opponents.draw(rng)
-            if name != LIVE:
-                self._seat_agents[seat] = self.opponents.seat_agent(seat, name, rng)
-        self.agents = [agent for seat, agent in enumerate(self.possible_agents) if seat not in self._seat_agents]
+            if seat == self.learner:
+                continue
+            agent = self.opponents.draw_seat(seat, rng, learner_plays=LEARNER_PLAYS)[1]
+            if agent is not None:
+                self.seat_opponents[seat] = agent
+        self.agents = [agent for seat, agent in enumerate(self.possible_agents) if seat not in self.seat_opponents]
         self._pending = dict.fromkeys(self.possible_agents, 0.0)
 
     def step(self, action_dict: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
@@ -191,9 +194,7 @@ class RLlibDiceEnv(MultiAgentEnv):
         truncateds = {**dict.fromkeys(receivers, truncated), ALL: truncated}
         infos: dict[str, Any] = {}
         if terminated or truncated:
-            winners = env.game.winners(env.game_state) if terminated else []
-            won = self.learner in winners and len(winners) < len(self.possible_agents)
-            infos[self.possible_agents[self.learner]] = {"won": won}
+            infos[self.possible_agents[self.learner]] = {"won": learner_won(env, self.learner)}
         return observations, rewards, terminateds, truncateds, infos
 
     def _step(self, action: int) -> None:
@@ -206,11 +207,11 @@ class RLlibDiceEnv(MultiAgentEnv):
         env = self.env
         while not self._game_over():
             seat = env.possible_agents.index(env.agent_selection)
-            if seat not in self._seat_agents:
+            if seat not in self.seat_opponents:
                 return
             observed = env.observe(env.agent_selection)
             observation, mask = observed["observation"][np.newaxis], observed["action_mask"][np.newaxis]
-            self._step(int(self._seat_agents[seat].act_in([env.game_state], [seat], observation, mask)[0]))
+            self._step(int(self.seat_opponents[seat].act_in([env.game_state], [seat], observation, mask)[0]))
 
     def _game_over(self) -> bool:
         mover = self.env.agent_selection

@@ -14,7 +14,9 @@ scripted agents, ``model:PATH`` and ``snapshot`` (a frozen earlier learner: ever
 ``self_play.snapshot_interval`` steps the learner joins the pool, which keeps the last
 ``pool_size``) are played inside the environments.  ``self`` differs, because RLlib trains
 several seats of a game at once: a seat drawn ``self`` is played by the learning module itself,
-and its moves are trained on too (``self_play.sync_interval`` plays no part).
+and its moves are trained on too.  ``self_play.sync_interval`` still refreshes the pool's
+``current`` copy and hands the pool out again, as in the SB3 path, though no RLlib seat plays
+that copy.
 
 What ``training.train.Trainer`` does for every backend, this one does too: evaluations against the
 baselines and the learning curve, checkpoints (``checkpoints/latest/algorithm`` is RLlib's own,

@@ -146,6 +146,16 @@ def deal_game(game_env: dice_envs.DiceGameEnv, rng: np.random.Generator, learner
     return seat
 
 
+def learner_won(game_env: dice_envs.DiceGameEnv, seat: int) -> bool:
+    """``seat`` won the game just played: it is over and ``seat`` is among its winners, but not
+    everyone is (a win shared by all is no win)."""
+    game, state = game_env.game, game_env.game_state
+    if not game.is_terminal(state):
+        return False
+    winners = game.winners(state)
+    return seat in winners and len(winners) < game.num_players
+
+
 class Opponents:
     """The opponent pool: its entries, drawn by weight, and the agents they name, built once:
     scripted agents one per seat (an agent may remember things within a game), saved models once,
@@ -186,12 +196,17 @@ class Opponents:
         """One pool entry, drawn by weight."""
         return self.names[int(rng.choice(len(self.names), p=self.chances))]
 
-    def seat_agent(self, seat: int, name: str, rng: np.random.Generator) -> Agent:
-        """The agent for ``name`` at ``seat``, ready for a new game, its randomness drawn from ``rng``."""
+    def draw_seat(self, seat: int, rng: np.random.Generator, learner_plays: frozenset[str] = frozenset()) -> tuple[str, Agent | None]:
+        """A pool entry drawn by weight for ``seat``, and its agent ready for a new game (its
+        randomness drawn from ``rng``), or ``None`` for an entry in ``learner_plays``: the
+        learning policy itself takes such a seat."""
+        name = self.draw(rng)
+        if name in learner_plays:
+            return name, None
         agent = self.agent(seat, name, rng).for_another_game()
         agent.rng = np.random.default_rng(int(rng.integers(2**31)))
         agent.reset()
-        return agent
+        return name, agent
 
     def agent(self, seat: int, name: str, rng: np.random.Generator) -> Agent:
         """The agent for ``name`` at ``seat`` (a snapshot drawn uniformly with ``rng``)."""
@@ -281,11 +296,10 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat = deal_game(self.game_env, rng, self.learner_seat, self.random_start_scores)
         self._seat_agents, self._seat_labels = {}, {}
         for seat in range(self.num_players):
-            if seat == self.seat:
-                continue
-            name = self.opponents.draw(rng)
-            self._seat_agents[seat] = self.opponents.seat_agent(seat, name, rng)
-            self._seat_labels[seat] = name
+            if seat != self.seat:
+                name, agent = self.opponents.draw_seat(seat, rng)
+                assert agent is not None, "every entry is an opponent here: `self` is a copy of the learner"
+                self._seat_labels[seat], self._seat_agents[seat] = name, agent
 
     def step(self, action: Any) -> StepResult:
         return drive(self.step_moves(action))
@@ -337,10 +351,8 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
     def _episode_summary(self, illegal: bool) -> dict[str, Any]:
         game, state = self.game_env.game, self.game_env.game_state
         finished = game.is_terminal(state)
-        winners = game.winners(state) if finished else []
-        won = finished and self.seat in winners and len(winners) < self.num_players
         return {
-            "is_success": won,  # SB3 logs its mean as rollout/success_rate
+            "is_success": learner_won(self.game_env, self.seat),  # SB3 logs its mean as rollout/success_rate
             "learner_return": ILLEGAL_MOVE_REWARD if illegal else game.returns(state)[self.seat] if finished else 0.0,
             "illegal_action": illegal,
             "opponents": [self._seat_labels[seat] for seat in sorted(self._seat_labels)],

@@ -55,7 +55,7 @@ from agents import Agent
 from dice_envs.core.aec import DiceGameEnv
 from training.config import ConfigError, TrainConfig, load_config, save_config
 from training.masked_dqn import MaskedDQN
-from training.policy_agent import PolicyAgent, load_policy, policy_to_bytes
+from training.policy_agent import PolicyAgent, error_reason, load_policy, policy_to_bytes
 from training.single_agent import SingleAgentEnv
 from training.lockstep import LockstepVecEnv, VecScaleReward
 from training.single_turn import SingleTurnEnv
@@ -269,8 +269,7 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
 
 def damaged_checkpoint(checkpoint: Path, error: BaseException) -> ConfigError:
     """The one line for a checkpoint that cannot be read back."""
-    cause = error.__cause__ or error
-    reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+    cause, reason = error_reason(error)
     return ConfigError(
         f"the checkpoint {str(checkpoint)!r} is damaged ({type(cause).__name__}: {reason}); "
         f"the models of earlier checkpoints are in {str(checkpoint.parent)!r}"

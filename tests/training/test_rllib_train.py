@@ -20,11 +20,12 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+import dice_envs
 from agents.dino_hunt import CupCounter
 from dice_envs.core.engine import ParameterError
 from tests.training.conftest import ENV_NAMES
 from training.config import ConfigError, config_from_dict, config_to_dict
-from training.policy_agent import SeatPoliciesAgent, agent_from_bytes, load_policy, policy_to_bytes, seat_policies_to_bytes
+from training.policy_agent import SeatPoliciesAgent, agent_from_bytes, load_model_agent, load_policy, policy_to_bytes, seat_policies_to_bytes
 from training.ray_cluster import connect
 from training.rllib_env import ACTION_MASK, ALL, RLlibDiceEnv
 from training.rllib_train import RLlibTrainer, ppo_config
@@ -80,7 +81,7 @@ def test_pool_seats_are_drawn_by_weight_and_only_the_learners_seats_are_agents()
         env.reset(seed=seed)
         assert env.possible_agents[env.learner] in env.agents
         learner_seats[env.learner] += 1
-        for seat, agent in env._seat_agents.items():
+        for seat, agent in env.seat_opponents.items():
             assert env.possible_agents[seat] not in env.agents
             opponent_kinds[type(agent)] += 1
         opponent_kinds["self"] += len(env.agents) - 1
@@ -182,7 +183,11 @@ def test_every_game_trains_with_the_pool_and_exports_a_playable_model(embedded_r
     assert [record["step"] for record in run["evaluations"]][0] == 0 and set(run["final"]) == {"random"}
     pool = sorted(path.name for path in (result.run_dir / "checkpoints" / "latest" / "pool").iterdir())
     assert pool == ["current.pt", "snapshot_000.pt", "snapshot_001.pt"]  # pool_size 2: the oldest left
-    assert load_policy(result.run_dir / "model.zip") is not None
+    game = dice_envs.make(env_name)
+    model = load_model_agent(game, result.run_dir / "model.zip")  # this game's spaces, or one clear error
+    game.reset(seed=0)
+    observed = game.observe(game.agent_selection)
+    assert observed["action_mask"][model.act(observed["observation"], observed["action_mask"])] == 1
     assert (result.run_dir / "learning_curve.png").is_file() and (result.run_dir / "evaluation.md").is_file()
 
 
