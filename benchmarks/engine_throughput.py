@@ -129,7 +129,7 @@ def measure_search(game: Any, env_name: str, states: list[Any], seconds: float) 
     """Simulations per second of the ``mcts`` agent (random rollouts to the end of the game) from
     positions of random games; ``None`` where the code measured has no ``agents.mcts``."""
     try:
-        from agents.mcts import MCTSAgent, SearchOptions
+        from dice_envs.agents.mcts import MCTSAgent, SearchOptions
     except ImportError:
         return None
     import dice_envs

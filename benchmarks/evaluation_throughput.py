@@ -42,16 +42,17 @@ def worker(env_name: str, games: int, batch_size: int | None) -> dict[str, Any]:
     import torch
 
     import dice_envs
-    from agents import SCRIPTED_AGENTS, make_agent
-    from agents.runner import play_games, standings_from
-    from training.policy_agent import load_model_agent
+    from dice_envs.agents import SCRIPTED_AGENTS, make_agent
+    from dice_envs.arena.play import play_games, standings_from
+    from dice_envs.agents.learned import load_model_agent
+    from dice_envs.agents.specs import resolve_model
 
     torch.set_num_threads(1)
     num_players = dice_envs.env_module(env_name).raw_env.game_class.params_class.min_players
     env = dice_envs.make(env_name, num_players=num_players)
     stem = env_name.rsplit("_v", 1)[0]
     heuristic = SCRIPTED_AGENTS[env_name][0].name
-    agents = [load_model_agent(env, REPO / "models" / f"{stem}_ppo.zip", seed=0), make_agent(env_name, heuristic, env, seed=1)]
+    agents = [load_model_agent(env, resolve_model(f"{stem}_ppo"), seed=0), make_agent(env_name, heuristic, env, seed=1)]
     agents += [make_agent(env_name, "random", env, seed=seat) for seat in range(2, num_players)]
     start = time.perf_counter()
     outcomes = play_games(env, agents, games, 0) if batch_size is None else play_games(env, agents, games, 0, batch_size)

@@ -108,7 +108,7 @@ def frame_costs(env_name: str, positions: int) -> dict[str, float]:
 
 def video_seconds(env_name: str) -> float:
     """CPU seconds of the frames of a ``VIDEO_STEPS``-step run of the single-agent view."""
-    from training.single_agent import SingleAgentEnv
+    from dice_envs.training.single_agent import SingleAgentEnv
 
     env = SingleAgentEnv(env_name, render_mode="rgb_array")
     rng = np.random.default_rng(0)
@@ -129,7 +129,7 @@ def training_seconds(env_name: str, steps: int) -> float:
     import torch
 
     from benchmarks.training_throughput import benchmark_config, measure
-    from training.train import make_training_env
+    from dice_envs.training.trainer import make_training_env
 
     torch.set_num_threads(1)
     config = benchmark_config(env_name, "ppo", steps, "random")

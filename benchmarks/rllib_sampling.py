@@ -3,10 +3,10 @@
     pip install -e ".[rllib,bench]"
     python benchmarks/rllib_sampling.py [--env dino_hunt_v0] [--runners 1 2] [--iterations 4] [--batch 2000] [--address HOST:PORT]
 
-For each number of env runners, ``dice-envs train``'s RLlib PPO (``training.rllib_train.ppo_config``
+For each number of env runners, ``dice-envs train``'s RLlib PPO (``dice_envs.training.rllib.trainer.ppo_config``
 with ``configs/<game>/rllib_ppo.yaml``'s network and one environment per runner, ``random`` in the
 other seats) trains ``--iterations`` iterations of ``--batch`` environment steps, on an embedded
-Ray on this machine, or with ``--address`` on a running cluster (``training.ray_cluster.connect``;
+Ray on this machine, or with ``--address`` on a running cluster (``dice_envs.arena.ray_cluster.connect``;
 one CPU per runner; the learner runs in the driver).  Reported, over every iteration but the
 first (start-up): environment steps sampled per second of the iterations' wall time
 (``time_this_iter_s``: sampling and learning, which RLlib's PPO alternates; RLlib's own sampling
@@ -26,15 +26,16 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from training.ray_cluster import connect
+from dice_envs.training.config import configs_directory
+from dice_envs.arena.ray_cluster import connect
 
 
 def rllib_rate(env_name: str, runners: int, iterations: int, batch: int) -> tuple[float, list[str]]:
     """Env steps sampled per second of whole iterations, after the first iteration; the runners' nodes."""
     import ray
 
-    from training.config import load_config
-    from training.rllib_train import ppo_config
+    from dice_envs.training.config import load_config
+    from dice_envs.training.rllib.trainer import ppo_config
 
     game = env_name.rsplit("_v", 1)[0]
     overrides = [
@@ -45,7 +46,7 @@ def rllib_rate(env_name: str, runners: int, iterations: int, batch: int) -> tupl
         "hyperparameters.n_epochs=2",
         "opponents={random: 1}",
     ]
-    config = load_config(Path(__file__).resolve().parent.parent / "configs" / game / "rllib_ppo.yaml", overrides)
+    config = load_config(configs_directory() / game / "rllib_ppo.yaml", overrides)
     algo = ppo_config(config, None).build_algo()
     try:
         nodes = algo.env_runner_group.foreach_env_runner(lambda runner: ray.util.get_node_ip_address(), local_env_runner=False)
@@ -61,7 +62,7 @@ def sb3_rate(env_name: str, steps: int) -> float:
     import torch
 
     from benchmarks.training_throughput import benchmark_config, measure
-    from training.train import make_training_env
+    from dice_envs.training.trainer import make_training_env
 
     torch.set_num_threads(1)
     config = benchmark_config(env_name, "ppo", steps, "random")

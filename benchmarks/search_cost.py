@@ -1,8 +1,8 @@
 """What one decision of the ``mcts`` agent costs: milliseconds per searched decision, in real games.
 
-    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=models/age_of_craft_ppo.zip trader
+    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=age_of_craft_ppo trader
     python benchmarks/search_cost.py mammoth_hunters_v1 mcts:simulations=50 raider raider --games 2
-    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=models/age_of_craft_ppo.zip trader --profile
+    python benchmarks/search_cost.py age_of_craft_v1 mcts:simulations=100,model=age_of_craft_ppo trader --profile
 
 The search plays seat 0 against the given agents (one per other seat) for ``--games`` games, one
 process, one torch thread, seats rotated, and every decision it searches (one with a choice; a
@@ -28,47 +28,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dice_envs
-from agents.mcts import MCTSAgent, is_search_spec, parse_options
-from agents.runner import play_games
-from dice_envs.core.state import GameState
-
-
-class TimedSearch(MCTSAgent):
-    """``mcts`` that appends the CPU seconds of every decision it searched to ``seconds`` (a list
-    that may outlive the agent: ``benchmarks/optimality.py`` shares one across its turns)."""
-
-    def __init__(
-        self,
-        env: dice_envs.DiceGameEnv,
-        spec: str,
-        seed: int,
-        profile: cProfile.Profile | None = None,
-        seconds: list[float] | None = None,
-    ) -> None:
-        super().__init__(env, seed=seed, options=parse_options(spec))
-        self.seconds = [] if seconds is None else seconds
-        self.profile = profile
-
-    def search(self, state: GameState, seat: int) -> int:
-        start = time.process_time()
-        action = super().search(state, seat) if self.profile is None else self.profile.runcall(super().search, state, seat)
-        if len(self.game.legal_actions(state)) > 1:
-            self.seconds.append(time.process_time() - start)
-        return action
-
-
-def decision_seconds(
-    env_name: str, spec: str, opponents: Sequence[str], games: int, seed: int = 0, profile: cProfile.Profile | None = None
-) -> list[float]:
-    """CPU seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``
-    (profiled into ``profile`` if given, which makes each slower)."""
-    from training.policy_agent import make_agent_from_spec  # imports torch: only when a benchmark plays
-
-    env = dice_envs.make(env_name, num_players=1 + len(opponents))
-    search = TimedSearch(env, spec, seed, profile)
-    others = [make_agent_from_spec(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
-    play_games(env, [search, *others], games, seed, batch_size=1)
-    return search.seconds
+from dice_envs.agents.mcts import is_search_spec
+from dice_envs.arena.timing import decision_seconds
 
 
 def main(argv: Sequence[str] | None = None) -> None:

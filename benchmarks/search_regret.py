@@ -4,8 +4,8 @@
     python benchmarks/search_regret.py --budgets 1000 --turns 200 --options chance=closed
 
 Along ``mcts:objective=turn,simulations=N`` 's own turns (``player_0``'s first turn of a 2-player
-game, turn ``i`` dealt from seed ``seed + i``, as ``benchmarks/optimality.py`` deals them), every
-decision with a choice is valued by the exact solver (``agents/solvers/dalek_dice.py``): its
+game, turn ``i`` dealt from seed ``seed + i``, as ``dice_envs/arena/optimality.py`` deals them), every
+decision with a choice is valued by the exact solver (``dice_envs/agents/solvers/dalek_dice.py``): its
 regret is the best action's expected turn points less the chosen one's.  Summed over a turn, the
 regrets are in expectation the optimum less the turn's points (the performance-difference
 identity), with far less noise than the points themselves.  Printed per budget: the decisions and
@@ -31,8 +31,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dice_envs
-from agents.mcts import MCTSAgent, parse_options
-from agents.solvers.dalek_dice import DD, DH, best_keep, exterminate_points, points_solution, stop_points
+from dice_envs.agents.mcts import MCTSAgent, parse_options
+from dice_envs.agents.solvers.dalek_dice import DD, DH, best_keep, exterminate_points, points_solution, stop_points
 from dice_envs.dalek_dice.rules import FINISH_KEEPING, ROLL, STOP, DalekDiceState, dice_left, daleks, humans
 
 ENV_NAME = "dalek_dice_v0"

@@ -11,7 +11,7 @@ step of 32 samples every 4 steps) after 1000 warm-up steps.  A learner step incl
 opponents' moves up to the learner's next decision.
 
 ``--self-play`` adds the cost of model opponents: MaskablePPO on each game against snapshots of
-itself only, in the lockstep vector ``dice-envs train`` uses (``training.lockstep``: one network
+itself only, in the lockstep vector ``dice-envs train`` uses (``dice_envs.training.sb3.lockstep``: one network
 pass per round for every environment waiting for a snapshot) and in a plain ``DummyVecEnv`` (one
 pass per opponent decision).
 
@@ -38,10 +38,10 @@ from stable_baselines3.common.logger import KVWriter, Logger
 from stable_baselines3.common.vec_env import VecEnv
 
 import dice_envs
-from training.config import TrainConfig, config_from_dict
-from training.policy_agent import policy_to_bytes
-from training.single_agent import SingleAgentEnv
-from training.train import build_model, make_training_env
+from dice_envs.training.config import TrainConfig, config_from_dict
+from dice_envs.agents.learned import policy_to_bytes
+from dice_envs.training.single_agent import SingleAgentEnv
+from dice_envs.training.trainer import build_model, make_training_env
 
 SETTINGS: dict[str, dict[str, Any]] = {
     "ppo": {"n_steps": 256},

@@ -7,13 +7,25 @@ or through the registry::
 
     import dice_envs
     env = dice_envs.make("dino_hunt_v0", num_players=3)
+
+Importing ``dice_envs`` also registers every game's single-agent view with Gymnasium
+(``dice_envs.training.single_agent``: one seat learns, the others are played by an opponent pool)::
+
+    env = gymnasium.make("dice_envs/DinoHunt-v0", opponents={"cup_counter": 1})
+
+The ids name their entry point as a string, so nothing more is imported until ``gymnasium.make``;
+a subprocess of a vector environment (``SubprocVecEnv``, ``AsyncVectorEnv``, under fork,
+forkserver or spawn) finds them as soon as it unpickles its environment maker.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from types import ModuleType
 from typing import Any
+
+import gymnasium
 
 from dice_envs import age_of_craft_v1, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v1
 from dice_envs.core.aec import DiceGameEnv
@@ -81,6 +93,31 @@ def make(name: str, *, raw: bool = False, **kwargs: Any) -> DiceGameEnv:
     return module.raw_env(**kwargs) if raw else module.env(**kwargs)
 
 
+SINGLE_AGENT_ENTRY_POINT = "dice_envs.training.single_agent:SingleAgentEnv"
+
+
+def gymnasium_id(env_name: str) -> str:
+    """``dino_hunt_v0`` -> ``dice_envs/DinoHunt-v0``."""
+    match = re.fullmatch(r"(.+)_v(\d+)", env_name)
+    if not match:
+        raise ParameterError(f"environment name {env_name!r} does not end in a version like _v0")
+    stem, version = match.groups()
+    return f"dice_envs/{''.join(part.capitalize() for part in stem.split('_'))}-v{version}"
+
+
+def register_gymnasium_envs() -> list[str]:
+    """Register every game's single-agent view with Gymnasium (done on import); returns the ids."""
+    ids = []
+    for env_name in list_envs():
+        env_id = gymnasium_id(env_name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=SINGLE_AGENT_ENTRY_POINT, kwargs={"env_name": env_name})
+        ids.append(env_id)
+    return ids
+
+
+register_gymnasium_envs()
+
 __all__ = [
     "RETIRED_ENVS",
     "DiceGameEnv",
@@ -91,6 +128,7 @@ __all__ = [
     "dice_age_v0",
     "dino_hunt_v0",
     "env_module",
+    "gymnasium_id",
     "list_envs",
     "make",
     "mammoth_hunters_v1",

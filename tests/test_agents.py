@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import dice_envs
-from agents import SCRIPTED_AGENTS, agent_classes, make_agent
-from agents.runner import format_standings, parse_params, play_match
+from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, make_agent
+from dice_envs.arena.play import format_standings, parse_params, play_match
 from dice_envs.core.engine import ParameterError
-from training.cli import main
+from dice_envs.cli import main
 
 AGENT_CASES = [(env_name, agent) for env_name in dice_envs.list_envs() for agent in agent_classes(env_name)]
 

@@ -42,7 +42,7 @@ def test_ci_runs_the_readme_test_command() -> None:
 
 def test_the_readme_ladder_example_rates_a_policy_from_another_library(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The README's example, run as written against a small stored ladder (a few games)."""
-    from training import ladder
+    from dice_envs.arena import ladder
 
     monkeypatch.setitem(ladder.LADDERS, "dice_age_v0", ladder.Ladder("dice_age_v0", ("random", "best_prey"), games=6, agent_games=6))
     monkeypatch.setattr(ladder, "STORE", tmp_path)

@@ -1,4 +1,4 @@
-"""The ``mcts`` agent: information-set MCTS over the engines (``agents/mcts.py``)."""
+"""The ``mcts`` agent: information-set MCTS over the engines (``dice_envs/agents/mcts.py``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import dice_envs
-from agents import make_agent
-from agents.mcts import MCTSAgent, SearchOptions, parse_options
-from agents.runner import play_games
+from dice_envs.agents import make_agent
+from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
+from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
 from dice_envs.dino_hunt.rules import ROLL, ROLL_OR_STOP, STOP
 from tests.conformance.playouts import random_playout
@@ -75,7 +75,7 @@ def test_it_finds_a_forced_win() -> None:
     state = position.clone()
     state.race.scores = [target - 1, target - sum(state.dinos)]
     game.check_state(state)
-    for options in (SearchOptions(simulations=200), SearchOptions(simulations=200, model="models/dino_hunt_ppo.zip")):
+    for options in (SearchOptions(simulations=200), SearchOptions(simulations=200, model="dice_envs/models/dino_hunt_ppo.zip")):
         assert MCTSAgent(env, seed=0, options=options).search(state, 1) == STOP
 
 
@@ -105,8 +105,8 @@ def test_it_cannot_peek(env_name: str, players: int, chance: str) -> None:
 
 
 def test_it_is_a_training_opponent_searching_each_environments_own_game() -> None:
-    from training.lockstep import LockstepVecEnv
-    from training.single_agent import SingleAgentEnv
+    from dice_envs.training.sb3.lockstep import LockstepVecEnv
+    from dice_envs.training.single_agent import SingleAgentEnv
 
     vector = LockstepVecEnv([lambda: SingleAgentEnv("dice_age_v0", opponents={"mcts:simulations=3": 1.0})] * 3)
     vector.seed(0)
@@ -118,8 +118,8 @@ def test_it_is_a_training_opponent_searching_each_environments_own_game() -> Non
 
 
 def test_specs_are_checked_where_agents_are_named(capsys: pytest.CaptureFixture[str]) -> None:
-    from training.cli import main
-    from training.single_agent import validate_opponents
+    from dice_envs.cli import main
+    from dice_envs.training.single_agent import validate_opponents
 
     validate_opponents("dino_hunt_v0", {"mcts:simulations=10,rollout=cup_counter": 1.0})
     with pytest.raises(ParameterError, match="mcts: simulations must be a number"):
@@ -130,11 +130,11 @@ def test_specs_are_checked_where_agents_are_named(capsys: pytest.CaptureFixture[
 
 def test_a_learned_evaluator_guides_the_search(tmp_path: Path) -> None:
     env = dice_envs.make("dino_hunt_v0")
-    agent = make_agent("dino_hunt_v0", "mcts:simulations=40,model=models/dino_hunt_ppo.zip", env, seed=0)
+    agent = make_agent("dino_hunt_v0", "mcts:simulations=40,model=dino_hunt_ppo", env, seed=0)
     outcomes = play_games(env, [agent, make_agent("dino_hunt_v0", "random", env, seed=1)], 2, batch_size=2)
     assert all(outcome.finished for outcome in outcomes)
-    from training.masked_dqn import MaskedDQN
-    from training.single_agent import SingleAgentEnv
+    from dice_envs.training.sb3.masked_dqn import MaskedDQN
+    from dice_envs.training.single_agent import SingleAgentEnv
 
     MaskedDQN("MlpPolicy", SingleAgentEnv("dino_hunt_v0"), policy_kwargs={"net_arch": [8]}).save(tmp_path / "dqn.zip")
     with pytest.raises(ParameterError, match="has no value head"):
@@ -148,7 +148,7 @@ def test_the_objective_comes_from_the_spec() -> None:
     for spec, message in [
         ("mcts:objective=points", "objective must be one of game, turn, got 'points'"),
         ("mcts:objective=turn,depth=5", "objective=turn takes neither depth nor model"),
-        ("mcts:objective=turn,model=models/dino_hunt_ppo.zip", "objective=turn takes neither depth nor model"),
+        ("mcts:objective=turn,model=dino_hunt_ppo", "objective=turn takes neither depth nor model"),
     ]:
         with pytest.raises(ParameterError, match=message):
             make_agent("dino_hunt_v0", spec, env)
@@ -198,7 +198,7 @@ def test_the_turn_objective_rolls_when_little_is_at_risk() -> None:
 
 
 def test_the_optimality_benchmark_measures_the_search() -> None:
-    from benchmarks.optimality import _agents_for, optimal_points_per_turn, search_convergence
+    from dice_envs.arena.optimality import _agents_for, optimal_points_per_turn, search_convergence
 
     specs = ["mcts:simulations=3", "dalek_dice_v0:mcts:objective=turn", "dino_hunt_v0:mcts:simulations=4", "cup_counter"]
     assert _agents_for("dino_hunt_v0", specs) == ["mcts:simulations=3", "mcts:simulations=4", "cup_counter"]
@@ -218,26 +218,27 @@ def test_the_chance_option_comes_from_the_spec() -> None:
     assert parse_options("mcts").chance == "open"
     assert parse_options("mcts:chance=closed,objective=turn") == SearchOptions(chance="closed", objective="turn")
     env = dice_envs.make("dino_hunt_v0")
-    assert make_agent("dino_hunt_v0", "mcts:chance=closed,model=models/dino_hunt_ppo.zip", env).options.chance == "closed"
+    assert make_agent("dino_hunt_v0", "mcts:chance=closed,model=dino_hunt_ppo", env).options.chance == "closed"
     with pytest.raises(ParameterError, match="mcts: chance must be one of open, closed, got 'shut'"):
         make_agent("dino_hunt_v0", "mcts:chance=shut", env)
 
 
 def test_the_benchmark_passes_search_options_to_its_rows(capsys: pytest.CaptureFixture[str]) -> None:
-    from benchmarks.optimality import main, search_convergence
+    from dice_envs.arena.optimality import search_convergence
+    from dice_envs.cli import main
 
     rows = search_convergence("dino_hunt_v0", [3], turns=4, seed=1, options="chance=closed")
     assert [row.spec for row in rows] == ["mcts:objective=turn,simulations=3,chance=closed"]
     for bad, message in [("chance=shut", "chance must be one of open, closed"), ("simulations=5", "the rows set simulations and objective=turn")]:
         with pytest.raises(SystemExit):
-            main(["--search-budgets", "3", "--search-options", bad])
+            main(["optimality", "--search-budgets", "3", "--search-options", bad])
         assert message in capsys.readouterr().err
 
 
 def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
     """After rolling, the closed loop's nodes are the rolls the searcher can tell apart (each its
     own keep choices); the open loop keeps one node for the roll, whatever the dice showed."""
-    from agents.mcts import _Node
+    from dice_envs.agents.mcts import _Node
     from dice_envs.dalek_dice.rules import ROLL
 
     env = dice_envs.make("dalek_dice_v0")

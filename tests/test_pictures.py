@@ -147,7 +147,7 @@ def test_record_video(env_name: str, tmp_path: Path) -> None:
     import gymnasium
     from gymnasium.wrappers import RecordVideo
 
-    from training.single_agent import gymnasium_id
+    from dice_envs import gymnasium_id
 
     env = RecordVideo(gymnasium.make(gymnasium_id(env_name), render_mode="rgb_array"), str(tmp_path / "videos"), episode_trigger=lambda _: True)
     env.reset(seed=3)

@@ -1,4 +1,4 @@
-"""``agents.runner.play_games``: many games in lockstep, each agent asked once per step of the batch."""
+"""``dice_envs.arena.play.play_games``: many games in lockstep, each agent asked once per step of the batch."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import dice_envs
-from agents import make_agent
-from agents.base import Agent
-from agents.runner import Decision, GameOutcome, play_games
+from dice_envs.agents import make_agent
+from dice_envs.agents.base import Agent
+from dice_envs.arena.play import Decision, GameOutcome, play_games
 from dice_envs.core.engine import ParameterError
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dice_envs
-from agents import make_agent
+from dice_envs.agents import make_agent
 from benchmarks import search_regret
 from tests.conformance.playouts import random_playout
 

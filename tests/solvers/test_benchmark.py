@@ -1,11 +1,12 @@
-"""``benchmarks/optimality.py``: any agent can be measured against the exact optimum."""
+"""``dice_envs/arena/optimality.py``: any agent can be measured against the exact optimum."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.base import RandomAgent
-from benchmarks import optimality
+from dice_envs.agents.base import RandomAgent
+from dice_envs import cli
+from dice_envs.arena import optimality
 from dice_envs.core.engine import ParameterError
 
 
@@ -35,7 +36,7 @@ def test_exact_regret_is_zero_for_optimal_play_and_matches_the_simulated_win_rat
 
 
 def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    optimality.main(["--no-exact-heuristics", "--agent", "cup_counter", "--agent", "dalek_dice_v0:random", "--turns", "50", "--win-games", "6", "--regret-games", "4"])
+    cli.main(["optimality", "--no-exact-heuristics", "--agent", "cup_counter", "--agent", "dalek_dice_v0:random", "--turns", "50", "--win-games", "6", "--regret-games", "4"])
     out = capsys.readouterr().out
     assert "optimal expected points per turn (exact): 2.457183" in out
     assert "optimal expected points per turn (exact): 14.882536" in out
@@ -44,7 +45,7 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_command_line_exact_mode(capsys: pytest.CaptureFixture[str]) -> None:
-    optimality.main(["--no-exact-heuristics", "--exact", "--turns", "0", "--agent", "dino_hunt_v0:cup_counter"])
+    cli.main(["optimality", "--no-exact-heuristics", "--exact", "--turns", "0", "--agent", "dino_hunt_v0:cup_counter"])
     out = capsys.readouterr().out
     assert "cup_counter      exact  2.450156 points per turn = 99.71% of optimal" in out
     assert "on the observations it meets in play" in out and "simulated" not in out

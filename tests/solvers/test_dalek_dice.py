@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import dice_envs
-from agents import make_agent
-from agents.solvers import dalek_dice as solver
-from benchmarks.optimality import points_per_turn
+from dice_envs.agents import make_agent
+from dice_envs.agents.solvers import dalek_dice as solver
+from dice_envs.arena.optimality import points_per_turn
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.data import NUM_DICE, Face
 from dice_envs.dalek_dice.rules import (

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import dice_envs
-from agents import make_agent
-from agents.solvers import dino_hunt as solver
-from benchmarks.optimality import points_per_turn
+from dice_envs.agents import make_agent
+from dice_envs.agents.solvers import dino_hunt as solver
+from dice_envs.arena.optimality import points_per_turn
 from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHunt, DinoHuntParams, DinoHuntState
 from tests.helpers import ScriptedRng, pick
 

@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dice_envs.agents.specs import models_directory
 import dice_envs
-from agents.base import Agent
-from agents.solvers import dalek_dice as dalek
-from agents.solvers import dino_hunt as dino
-from benchmarks.optimality import points_per_turn
+from dice_envs.agents.base import Agent
+from dice_envs.agents.solvers import dalek_dice as dalek
+from dice_envs.agents.solvers import dino_hunt as dino
+from dice_envs.arena.optimality import points_per_turn
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.rules import KEEP_ACTIONS, DalekDiceState, dice_left
 from dice_envs.dalek_dice.rules import Decision as DalekDecision
@@ -225,14 +226,14 @@ def test_dino_hunt_roll_count_is_capped_as_the_observation_shows_it() -> None:
 
 
 def test_committed_single_turn_model_scores_the_documented_figure() -> None:
-    """``models/dino_hunt_ppo_turn.zip`` on the observations it meets: docs/results.md's figure,
+    """``dice_envs/models/dino_hunt_ppo_turn.zip`` on the observations it meets: docs/results.md's figure,
     with the network asked in batches exactly as it answers one observation at a time."""
     torch = pytest.importorskip("torch")
-    from training.policy_agent import load_model_agent
+    from dice_envs.agents.learned import load_model_agent
 
     torch.set_num_threads(1)
     env = dice_envs.make("dino_hunt_v0", num_players=2)
-    agent = load_model_agent(env, Path(__file__).resolve().parents[2] / "models" / "dino_hunt_ppo_turn.zip")
+    agent = load_model_agent(env, models_directory() / "dino_hunt_ppo_turn.zip")
     asked: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     batch = agent.act_batch
 

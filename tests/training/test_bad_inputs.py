@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 
 from tests.training.conftest import small_config
-from training.cli import main
-from training.config import ConfigError, config_from_dict, load_config
-from training.train import RunCallback, TrainingInterrupted, resume_run, start_run
+from dice_envs.agents.specs import models_directory
+from dice_envs.training.config import configs_directory
+from dice_envs.cli import main
+from dice_envs.training.config import ConfigError, config_from_dict, load_config
+from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
 
 ROOT = Path(__file__).resolve().parents[2]
-PPO_CONFIG = ROOT / "configs" / "dino_hunt" / "ppo.yaml"
-MODEL = ROOT / "models" / "dino_hunt_ppo.zip"
+PPO_CONFIG = configs_directory() / "dino_hunt" / "ppo.yaml"
+MODEL = models_directory() / "dino_hunt_ppo.zip"
 
 
 def cli_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
@@ -123,9 +125,9 @@ def test_a_file_that_is_not_a_model_is_named_wherever_a_model_goes(
 
 # ---------------------------------------------------------- config files
 def test_a_directory_given_as_config_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    configs = ROOT / "configs"
+    configs = configs_directory()
     message = cli_error(capsys, ["train", "--config", str(configs)])
-    assert message == f"{str(configs)!r} is a directory, not a YAML config file (e.g. configs/dino_hunt/ppo.yaml)"
+    assert message == f"{str(configs)!r} is a directory, not a YAML config file (e.g. my_config.yaml, or a shipped config by name: dino_hunt/ppo)"
     broken = tmp_path / "broken.yaml"
     broken.write_text("env: [unclosed\n")
     message = cli_error(capsys, ["train", "--config", str(broken)])
@@ -149,7 +151,7 @@ def test_a_failed_start_leaves_nothing_behind(tmp_path: Path, capsys: pytest.Cap
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("training.train.build_model", interrupted)  # Ctrl-C while the run is set up
+    monkeypatch.setattr("dice_envs.training.trainer.build_model", interrupted)  # Ctrl-C while the run is set up
     with pytest.raises(KeyboardInterrupt):
         start_run(config_from_dict(small_config("dino_hunt_v0", "ppo")), run_dir=tmp_path / "stopped", progress=False)
     assert not (tmp_path / "stopped").exists()
@@ -169,10 +171,10 @@ def test_a_run_stopped_before_its_first_checkpoint_resumes_by_starting_over(
 ) -> None:
     config = config_from_dict(small_config("dino_hunt_v0", "ppo", checkpoint_interval=100_000))
     run_dir = tmp_path / "run"
-    monkeypatch.setattr("training.train.RunCallback", InterruptEarly)
+    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", InterruptEarly)
     with pytest.raises(TrainingInterrupted) as interrupted:
         start_run(config, run_dir=run_dir, progress=False)
-    monkeypatch.setattr("training.train.RunCallback", RunCallback)
+    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", RunCallback)
     assert interrupted.value.checkpoint_step is None
     assert assert_one_line(interrupted.value) == f"interrupted; no checkpoint yet: `dice-envs train --resume {run_dir}` starts the run over"
     assert (run_dir / "metrics.json").is_file(), "the step-0 evaluation was written"

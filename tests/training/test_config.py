@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from tests.training.conftest import small_config
-from training.cli import main
-from training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, config_from_dict, load_config, save_config
+from dice_envs.training.config import configs_directory
+from dice_envs.cli import main
+from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, config_from_dict, load_config, save_config
 
-CONFIG_FILES = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*/*.yaml"))
+CONFIG_FILES = sorted((configs_directory()).glob("*/*.yaml"))
 
 
 @pytest.mark.parametrize("path", CONFIG_FILES, ids=lambda path: f"{path.parent.name}/{path.name}")

@@ -1,4 +1,4 @@
-"""A policy trained from search (``training/distill.py``): a few games at a few simulations."""
+"""A policy trained from search (``dice_envs/training/distill.py``): a few games at a few simulations."""
 
 from __future__ import annotations
 
@@ -8,25 +8,26 @@ import numpy as np
 import pytest
 import torch as th
 
+from dice_envs.agents.specs import models_directory
 import dice_envs
-from agents import make_agent
-from agents.runner import play_games
-from training.distill import (
+from dice_envs.agents import make_agent
+from dice_envs.arena.play import play_games
+from dice_envs.training.distill import (
     Dataset,
     collect,
     evaluate,
     initial_policy,
-    main,
     sharpen,
     split_by_game,
     teacher_parts,
     train,
 )
-from training.policy_agent import load_policy, make_agent_from_spec, save_policy
+from dice_envs.agents.learned import load_policy, make_agent_from_spec, save_policy
+from dice_envs.cli import main as cli
 
 ENV = "dice_age_v0"
 TEACHER = "mcts:simulations=4"
-PPO_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice_age_ppo.zip"
+PPO_MODEL = models_directory() / "dice_age_ppo.zip"
 
 
 def quiet(_: str) -> None:
@@ -112,10 +113,10 @@ def test_the_saved_student_loads_as_a_model_and_plays(data: Dataset, tmp_path: P
 def test_the_command_collects_trains_and_saves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out, saved = tmp_path / "student.zip", tmp_path / "data.npz"
     argv = [ENV, "--teacher", TEACHER, "--opponents", "random", "--games", "2", "--workers", "2", "--epochs", "1"]
-    assert main([*argv, "--held-out", "0.5", "--out", str(out), "--save-data", str(saved)]) == 0
+    cli(["distill", *argv, "--held-out", "0.5", "--out", str(out), "--save-data", str(saved)])  # returns once the student is saved
     assert "held-out cross_entropy" in capsys.readouterr().out
     again = tmp_path / "again.zip"
-    assert main([ENV, "--data", str(saved), str(saved), "--init", str(out), "--epochs", "1", "--out", str(again)]) == 0
+    cli(["distill", ENV, "--data", str(saved), str(saved), "--init", str(out), "--epochs", "1", "--out", str(again)])  # returns once the student is saved
     assert load_policy(again) is not None
 
 
@@ -134,7 +135,7 @@ def test_the_command_collects_trains_and_saves(tmp_path: Path, capsys: pytest.Ca
 )
 def test_bad_input_is_one_clear_line(options: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        main([ENV, "--out", str(tmp_path / "student.zip"), *options])
+        cli(["distill", ENV, "--out", str(tmp_path / "student.zip"), *options])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err.strip().splitlines()[-1]
     assert not (tmp_path / "student.zip").exists()

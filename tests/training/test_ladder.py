@@ -1,4 +1,4 @@
-"""The strength ladder (``training/ladder.py``): stored round robins, rating an agent, the leaderboard."""
+"""The strength ladder (``dice_envs/arena/ladder.py``): stored round robins, rating an agent, the leaderboard."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import Agent
+from dice_envs.agents.base import Agent
 from dice_envs.core.engine import ParameterError
-from training import ladder as ladders
-from training.cli import main
-from training.ladder import LADDERS, Ladder, build_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
-from training.tournament import Entrant, entrant_from_spec
+from dice_envs.agents import specs
+from dice_envs.agents import specs
+from dice_envs.arena import ladder as ladders
+from dice_envs.cli import main
+from dice_envs.arena.ladder import LADDERS, Ladder, build_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
+from dice_envs.arena.tournament import Entrant, entrant_from_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = Ladder("dino_hunt_v0", ("random", "two_footprints", "cup_counter"), games=30, agent_games=30)
@@ -91,14 +93,14 @@ def test_a_stale_ladder_says_to_rebuild(small_ladder: Path, monkeypatch: pytest.
 
 
 def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    ladder = Ladder("dino_hunt_v0", ("random", "model:models/dino_hunt_ppo.zip"), games=4, agent_games=4)
+    ladder = Ladder("dino_hunt_v0", ("random", "model:dino_hunt_ppo"), games=4, agent_games=4)
     monkeypatch.setitem(LADDERS, "dino_hunt_v0", ladder)
     save_ladder(build_ladder("dino_hunt_v0"), tmp_path)
     assert load_ladder("dino_hunt_v0", tmp_path).labels == ["random", "dino_hunt_ppo"]
-    monkeypatch.setattr(ladders, "REPOSITORY", tmp_path)
+    monkeypatch.setattr(specs, "models_directory", lambda: tmp_path / "models")
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "dino_hunt_ppo.zip").write_bytes(b"retrained")
-    with pytest.raises(ParameterError, match="other versions of model:models/dino_hunt_ppo.zip"):
+    with pytest.raises(ParameterError, match="other versions of model:dino_hunt_ppo"):
         load_ladder("dino_hunt_v0", tmp_path)
 
 

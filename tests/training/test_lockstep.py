@@ -1,4 +1,4 @@
-"""``training.lockstep``: vectorised training environments whose opponents decide together."""
+"""``dice_envs.training.sb3.lockstep``: vectorised training environments whose opponents decide together."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from training.lockstep import LockstepVecEnv, VecScaleReward
-from training.policy_agent import PolicyAgent, policy_to_bytes
-from training.single_agent import SingleAgentEnv
+from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
+from dice_envs.agents.learned import PolicyAgent, policy_to_bytes
+from dice_envs.training.single_agent import SingleAgentEnv
 
 N_ENVS = 6
 

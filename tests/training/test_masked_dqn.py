@@ -11,8 +11,8 @@ import torch as th
 from stable_baselines3.common.env_util import make_vec_env
 
 import dice_envs
-from training.masked_dqn import MaskedDQN, MaskedReplayBuffer, random_legal_actions
-from training.single_agent import SingleAgentEnv
+from dice_envs.training.sb3.masked_dqn import MaskedDQN, MaskedReplayBuffer, random_legal_actions
+from dice_envs.training.single_agent import SingleAgentEnv
 
 
 class LegalOnly(gymnasium.Wrapper):

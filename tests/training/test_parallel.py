@@ -1,4 +1,4 @@
-"""Games split over worker processes (``training.parallel``) and the ``--workers`` option."""
+"""Games split over worker processes (``dice_envs.arena.parallel``) and the ``--workers`` option."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 import dice_envs
-from agents import make_agent
-from agents.base import Agent
-from agents.runner import format_standings, play_games, play_match, standings_from
+from dice_envs.agents import make_agent
+from dice_envs.agents.base import Agent
+from dice_envs.arena.play import format_standings, play_games, play_match, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from training.cli import main
-from training.parallel import Part, play_parts, split_games
+from dice_envs.cli import main
+from dice_envs.arena.parallel import Part, play_parts, split_games
 
 
 def test_games_split_into_contiguous_near_equal_runs() -> None:

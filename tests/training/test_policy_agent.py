@@ -9,9 +9,9 @@ from sb3_contrib import MaskablePPO
 
 import dice_envs
 from tests.conformance.playouts import random_playout
-from training.masked_dqn import MaskedDQN
-from training.policy_agent import PolicyAgent, load_model_agent
-from training.single_agent import SingleAgentEnv
+from dice_envs.training.sb3.masked_dqn import MaskedDQN
+from dice_envs.agents.learned import PolicyAgent, load_model_agent
+from dice_envs.training.single_agent import SingleAgentEnv
 
 
 def positions(env_name: str, games: int = 3) -> tuple[dice_envs.DiceGameEnv, np.ndarray, np.ndarray]:
@@ -35,7 +35,7 @@ def test_greedy_choices_are_those_of_the_policys_predict(algorithm: str) -> None
         model = MaskedDQN("MlpPolicy", SingleAgentEnv("dalek_dice_v0"), policy_kwargs={"net_arch": [16]}, seed=0)
         agent = PolicyAgent(env, model.policy)
     else:
-        agent = load_model_agent(env, "models/dalek_dice_ppo.zip")
+        agent = load_model_agent(env, "dice_envs/models/dalek_dice_ppo.zip")
     expected, _ = agent.policy.predict(observations, deterministic=True, action_masks=masks.astype(bool))  # type: ignore[call-arg]
     assert np.array_equal(agent.act_batch(observations, masks), expected)
     assert [agent.act(obs, mask) for obs, mask in zip(observations[:20], masks[:20])] == expected[:20].tolist()

@@ -1,5 +1,5 @@
-"""``dice-envs tournament --ray``: the games as Ray tasks (``training.ray_games``), on an embedded Ray
-started by ``training.ray_cluster``; and the clear lines for Ray missing or misused."""
+"""``dice-envs tournament --ray``: the games as Ray tasks (``dice_envs.arena.ray``), on an embedded Ray
+started by ``dice_envs.arena.ray_cluster``; and the clear lines for Ray missing or misused."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from types import ModuleType
 
 import pytest
 
+from dice_envs.agents.specs import models_directory
 from dice_envs.core.engine import ParameterError
-from training.cli import main
-from training.parallel import Part, split_games
-from training.ray_cluster import EMBEDDED_ENVIRONMENT, cluster_address, connect, ray_environment
+from dice_envs.cli import main
+from dice_envs.arena.parallel import Part, split_games
+from dice_envs.arena.ray_cluster import EMBEDDED_ENVIRONMENT, cluster_address, connect, ray_environment
 
 AGENTS = ["random", "two_footprints", "cup_counter"]
 
@@ -52,7 +53,7 @@ def test_a_tournament_on_ray_is_the_local_one(ray: ModuleType, tmp_path: Path, c
 
 
 def test_parts_run_as_ray_tasks_and_come_back_in_order(ray: ModuleType) -> None:
-    from training.ray_games import play_parts_on_ray
+    from dice_envs.arena.ray import play_parts_on_ray
 
     parts = [Part("dino_hunt_v0", lambda env, offset: [], first, count, number) for number, (first, count) in enumerate(split_games(5, 5))]
     played = list(play_parts_on_ray(parts, lambda part: (part.number, os.getpid())))
@@ -61,7 +62,7 @@ def test_parts_run_as_ray_tasks_and_come_back_in_order(ray: ModuleType) -> None:
 
 
 def test_a_bad_spec_found_in_a_task_is_one_line(ray: ModuleType) -> None:
-    from training.ray_games import play_parts_on_ray
+    from dice_envs.arena.ray import play_parts_on_ray
 
     def missing_model(part: Part) -> None:
         raise ParameterError("no model file models/missing.zip")
@@ -76,9 +77,9 @@ def test_a_model_is_found_from_another_directory(tmp_path: Path, monkeypatch: py
     """A Ray task may run elsewhere on the machine: the entrant loads a relative ``model:PATH`` from
     where the command was given."""
     import dice_envs
-    from training.tournament import entrant_from_spec
+    from dice_envs.arena.tournament import entrant_from_spec
 
-    model = Path(__file__).resolve().parents[2] / "models" / "dino_hunt_ppo.zip"
+    model = models_directory() / "dino_hunt_ppo.zip"
     monkeypatch.chdir(model.parent)
     entrant = entrant_from_spec("dino_hunt_v0", "model:dino_hunt_ppo.zip")
     monkeypatch.chdir(tmp_path)

@@ -27,12 +27,12 @@ from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
 from dice_envs.core.engine import ParameterError
 from tests.training.conftest import ENV_NAMES
 from tests.training.test_policy_agent import positions
-from training.cli import main
-from training.policy_agent import load_model_agent
-from training.ray_cluster import LOOPBACK, connect
-from training.rllib_env import ACTION_MASK, ALL, OBSERVATIONS, RLlibDiceEnv
-from training.rllib_export import export_rllib_module
-from training.rllib_module import MASKED_LOGIT, ActionMaskingPPOModule
+from dice_envs.cli import main
+from dice_envs.agents.learned import load_model_agent
+from dice_envs.arena.ray_cluster import LOOPBACK, connect
+from dice_envs.training.rllib.env import ACTION_MASK, ALL, OBSERVATIONS, RLlibDiceEnv
+from dice_envs.training.rllib.export import export_rllib_module
+from dice_envs.training.rllib.module import MASKED_LOGIT, ActionMaskingPPOModule
 
 GAME = "dino_hunt_v0"
 TINY_NET = {"fcnet_hiddens": [32, 32], "vf_share_layers": False}

@@ -20,19 +20,21 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+from dice_envs.agents.specs import models_directory
+from dice_envs.training.config import configs_directory
 import dice_envs
-from agents.dino_hunt import CupCounter
+from dice_envs.agents.dino_hunt import CupCounter
 from dice_envs.core.engine import ParameterError
 from tests.training.conftest import ENV_NAMES
-from training.config import ConfigError, config_from_dict, config_to_dict
-from training.policy_agent import SeatPoliciesAgent, agent_from_bytes, load_model_agent, load_policy, policy_to_bytes, seat_policies_to_bytes
-from training.ray_cluster import connect
-from training.rllib_env import ACTION_MASK, ALL, RLlibDiceEnv
-from training.rllib_train import RLlibTrainer, ppo_config
-from training.train import LearnerPool, RunPaths, first_state, resume_run, start_run
+from dice_envs.training.config import ConfigError, config_from_dict, config_to_dict
+from dice_envs.agents.learned import SeatPoliciesAgent, agent_from_bytes, load_model_agent, load_policy, policy_to_bytes, seat_policies_to_bytes
+from dice_envs.arena.ray_cluster import connect
+from dice_envs.training.rllib.env import ACTION_MASK, ALL, RLlibDiceEnv
+from dice_envs.training.rllib.trainer import RLlibTrainer, ppo_config
+from dice_envs.training.trainer import LearnerPool, RunPaths, first_state, resume_run, start_run
 
 GAME = "dino_hunt_v0"
-DEFAULT_MODEL = Path(__file__).parents[2] / "models" / "dino_hunt_ppo.zip"
+DEFAULT_MODEL = models_directory() / "dino_hunt_ppo.zip"
 
 
 def tiny_config(env_name: str = GAME, **overrides: Any) -> dict[str, Any]:
@@ -263,7 +265,7 @@ def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: Non
 
 
 def test_without_ray_an_rllib_run_is_one_clear_line(tmp_path: Path) -> None:
-    config = Path(__file__).parents[2] / "configs" / "dino_hunt" / "rllib_ppo.yaml"
+    config = configs_directory() / "dino_hunt" / "rllib_ppo.yaml"
     script = f"import sys; sys.modules['ray'] = None; from training.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
     started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert started.returncode != 0 and "Traceback" not in started.stderr

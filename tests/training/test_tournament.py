@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from dice_envs.agents.specs import models_directory
 import dice_envs
-from agents import agent_classes
-from agents.runner import Standing
+from dice_envs.agents import agent_classes
+from dice_envs.arena.play import Standing
 from dice_envs.core.engine import ParameterError
 from tests.training.conftest import small_config
-from training.cli import main
-from training.config import config_from_dict
-from training.policy_agent import load_policy, policy_from_bytes, policy_to_bytes
-from training.tournament import Pairing, bradley_terry_elo, entrant_from_spec, run_tournament, to_markdown
-from training.train import start_run
+from dice_envs.cli import main
+from dice_envs.training.config import config_from_dict
+from dice_envs.agents.learned import load_policy, policy_from_bytes, policy_to_bytes
+from dice_envs.arena.tournament import Pairing, bradley_terry_elo, entrant_from_spec, run_tournament, to_markdown
+from dice_envs.training.trainer import start_run
 
 
 def pairing(first: str, second: str, first_wins: int, second_wins: int, shared: int = 0) -> Pairing:
@@ -79,7 +80,7 @@ def dino_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_model_for_another_player_count_is_refused(dino_model: Path) -> None:
     env = dice_envs.make("dino_hunt_v0", num_players=3)
-    from training.policy_agent import PolicyAgent
+    from dice_envs.agents.learned import PolicyAgent
 
     with pytest.raises(ParameterError, match="trained for another game or player count"):
         PolicyAgent(env, load_policy(dino_model))
@@ -139,7 +140,7 @@ def test_exported_policy_is_smaller_and_plays_the_same(dino_model: Path, tmp_pat
         load_policy(tmp_path / "nothing.zip")
 
 
-MODEL_FILES = sorted((Path(__file__).resolve().parents[2] / "models").glob("*_ppo.zip"))
+MODEL_FILES = sorted((models_directory()).glob("*_ppo.zip"))
 
 
 @pytest.mark.parametrize("model", MODEL_FILES, ids=lambda path: path.name)

@@ -9,10 +9,10 @@ import pytest
 
 import dice_envs
 from tests.training.conftest import ALGORITHMS, ENV_NAMES, small_config
-from training.cli import main
-from training.config import ConfigError, config_from_dict
-from training.policy_agent import PolicyAgent, load_policy
-from training.train import RunCallback, TrainingInterrupted, resume_run, start_run
+from dice_envs.cli import main
+from dice_envs.training.config import ConfigError, config_from_dict
+from dice_envs.agents.learned import PolicyAgent, load_policy
+from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -65,7 +65,7 @@ def test_resume_continues_from_the_checkpoint(algorithm: str, tmp_path: Path, mo
     config = config_from_dict(raw)
     run_dir = tmp_path / "run"
     InterruptAt.interrupt_after = 300
-    monkeypatch.setattr("training.train.RunCallback", InterruptAt)
+    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", InterruptAt)
     with pytest.raises(TrainingInterrupted) as interrupted:
         start_run(config, run_dir=run_dir, progress=False)
     checkpoint_step = interrupted.value.checkpoint_step
@@ -76,7 +76,7 @@ def test_resume_continues_from_the_checkpoint(algorithm: str, tmp_path: Path, mo
     if algorithm == "dqn":
         assert (run_dir / "checkpoints" / "latest" / "replay_buffer.pkl").is_file()
 
-    monkeypatch.setattr("training.train.RunCallback", RunCallback)
+    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", RunCallback)
     first_steps: list[int] = []
     def record_start(self: RunCallback) -> None:
         first_steps.append(self.model.num_timesteps)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from web.browser import CHROMIUM_ARGS, chromium_executable
+from tools.browser import CHROMIUM_ARGS, chromium_executable
 
 
 def missing(reason: str) -> None:

@@ -1,6 +1,6 @@
 """Game logs and HTML replays: the log round-trips and replays the engine's own game, the page is
 one self-contained file holding every frame, and ``dice-envs replay`` / ``evaluate --save-games``
-write them (``web/replay.py``, ``training/cli.py``)."""
+write them (``dice_envs/web/replay.py``, ``dice_envs/cli.py``)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,17 @@ from typing import Any
 import numpy as np
 import pytest
 
+from dice_envs.agents.specs import models_directory
 import dice_envs
-import web.replay
-from agents.recording import play_logged_game
+import dice_envs.web.replay
+from dice_envs.arena.recording import play_logged_game
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog, GameLogError, Move
-from training.cli import main
-from web.replay import replay_data, replay_html, shared_lines
+from dice_envs.cli import main
+from dice_envs.web.replay import replay_data, replay_html, shared_lines
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = "model:" + str(ROOT / "models" / "dino_hunt_ppo.zip")
+MODEL = "model:" + str(models_directory() / "dino_hunt_ppo.zip")
 ENV_NAMES = dice_envs.list_envs()
 SHORT_GAME = "max_steps=60"
 """Random play in the longer games runs to hundreds of moves; a step cap keeps each test small."""

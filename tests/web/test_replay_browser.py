@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.recording import play_logged_game
+from dice_envs.agents.specs import models_directory
+from dice_envs.arena.recording import play_logged_game
 from dice_envs.core.game_log import GameLog
-from web.replay import save_replay
+from dice_envs.web.replay import save_replay
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,7 @@ def board_texts(page: object) -> list[str]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[GameLog, Path]:
     """A model against a heuristic (so the page has probability bars), written as a replay."""
-    log = play_logged_game("dino_hunt_v0", ["model:" + str(ROOT / "models" / "dino_hunt_ppo.zip"), "cup_counter"], seed=5)
+    log = play_logged_game("dino_hunt_v0", ["model:" + str(models_directory() / "dino_hunt_ppo.zip"), "cup_counter"], seed=5)
     page = tmp_path_factory.mktemp("replay") / "game.html"
     save_replay(log, page)
     return log, page

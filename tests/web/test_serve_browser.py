@@ -13,9 +13,9 @@ import pytest
 
 import dice_envs
 from dice_envs.core.game_log import GameLog
-from web.catalogue import AgentCatalogue
-from web.browser import served
-from web.server import create_app
+from dice_envs.web.catalogue import AgentCatalogue
+from tools.browser import served
+from dice_envs.web.server import create_app
 
 pytestmark = pytest.mark.browser
 ENV_NAMES = dice_envs.list_envs()

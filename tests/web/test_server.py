@@ -1,4 +1,4 @@
-"""``dice-envs serve`` (``web/server.py``, ``web/sessions.py``, ``web/catalogue.py``) through
+"""``dice-envs serve`` (``dice_envs/web/server.py``, ``dice_envs/web/sessions.py``, ``dice_envs/web/catalogue.py``) through
 FastAPI's test client: whole games against ``random`` in every game, the downloads, and hostile
 requests, each refused with one clear JSON line and nothing changed in any game."""
 
@@ -13,16 +13,17 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from dice_envs.agents.specs import models_directory
 import dice_envs
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog
-from training.cli import agent_specs, main
-from web.catalogue import AgentCatalogue, default_specs
-from web.server import MAX_BODY_BYTES, create_app, listen
-from web.sessions import GameStore, Refused, new_session
+from dice_envs.cli import agent_specs, main
+from dice_envs.web.catalogue import AgentCatalogue, default_specs
+from dice_envs.web.server import MAX_BODY_BYTES, create_app, listen
+from dice_envs.web.sessions import GameStore, Refused, new_session
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = "model:" + str(ROOT / "models" / "dino_hunt_ppo.zip")
+MODEL = "model:" + str(models_directory() / "dino_hunt_ppo.zip")
 ENV_NAMES = dice_envs.list_envs()
 DINO = "dino_hunt_v0"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
@@ -184,7 +185,7 @@ def test_bad_new_games_are_refused_one_line_each(client: TestClient) -> None:
 
     refused(new({"game": "chess_v0", "seat": 0, "opponents": ["random"]}), 400, "unknown game 'chess_v0'", DINO)
     refused(new({"game": DINO, "seat": 0, "opponents": ["grandmaster"]}), 400, "no agent 'grandmaster'", "cup_counter")
-    for path in ("models/dino_hunt_ppo.zip", MODEL, "model:models/dino_hunt_ppo.zip", "../../etc/passwd", "/etc/passwd"):
+    for path in ("dice_envs/models/dino_hunt_ppo.zip", MODEL, "model:dino_hunt_ppo", "../../etc/passwd", "/etc/passwd"):
         refused(new({"game": DINO, "seat": 0, "opponents": [path]}), 400, "no agent")
     refused(new({"game": DINO, "seat": 0, "opponents": ["mcts:simulations=1"]}), 400, "no agent")
     refused(new({"game": DINO, "seat": 2, "opponents": ["random"]}), 400, "seat must be between 0 and 1")

@@ -1,0 +1,263 @@
+"""Trained policies as ``agents.base.Agent``s, so tournaments, matches, ``play`` and opponent pools use them.
+
+Agent specs name any agent on the command line: a built-in agent's name (``random``,
+``cup_counter``...) or ``model:PATH`` for a model saved by ``dice-envs train`` (MaskablePPO or
+masked DQN; ``PATH`` is its ``.zip``).
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.policies import BasePolicy
+from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
+
+from dice_envs.agents import Agent, make_agent
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
+from dice_envs.core.state import GameState
+from dice_envs.agents import specs
+
+
+CHUNK = 65_536
+"""Rows per network pass in ``act_batch`` (the exact evaluators ask about every position of a
+turn at once; passes of this size keep the activations to tens of megabytes)."""
+
+
+class PolicyAgent(Agent):
+    """Plays a Stable-Baselines3 policy that takes ``action_masks`` (MaskablePPO's, masked DQN's)."""
+
+    name = "model"
+    description = "a trained policy (model:PATH)"
+
+    def __init__(
+        self,
+        env: DiceGameEnv,
+        policy: BasePolicy,
+        label: str = "model",
+        deterministic: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(env, seed=seed)
+        seat = self.env.possible_agents[0]
+        expected = (policy.observation_space.shape, getattr(policy.action_space, "n", None))
+        actual = (self.env.observation_space(seat)["observation"].shape, self.env.action_space(seat).n)
+        if expected != actual:
+            raise ParameterError(
+                f"model {label!r} expects observations of shape {expected[0]} and {expected[1]} actions; "
+                f"{self.env.metadata['name']} with {self.env.game.num_players} players has {actual[0]} and "
+                f"{actual[1]} (was it trained for another game or player count?)"
+            )
+        self.policy = policy
+        self.label = label
+        self.deterministic = deterministic
+        policy.set_training_mode(False)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.act_batch(observation[np.newaxis], action_mask[np.newaxis])[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The action for every row in one pass of the network: the masked arg-max of the
+        policy's scores, or with ``deterministic=False`` a sample from its masked distribution.
+
+        The same choice as the policy's ``predict``, without its per-call work (switching the
+        network to evaluation mode, checking the observation's shape, building a distribution
+        object): that work cost ten times the network's own pass on one observation, and agents
+        are asked one decision at a time in play, in training's opponent seats and in runners."""
+        starts = range(0, len(observations), CHUNK)
+        chunks = [self._choose(observations[start : start + CHUNK], action_masks[start : start + CHUNK]) for start in starts]
+        return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+
+    def _choose(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        with th.no_grad():
+            scores = self._scores(th.as_tensor(observations, dtype=th.float32))
+            scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
+            if self.deterministic or not isinstance(self.policy, MaskableActorCriticPolicy):
+                actions = scores.argmax(dim=1)  # a Q-network's policy is greedy, as its predict is
+            else:
+                actions = th.multinomial(th.softmax(scores, dim=1), 1).squeeze(1)
+        return actions.numpy().astype(np.int64)
+
+    def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The policy's distribution over the legal actions of every row (a search's priors)."""
+        with th.no_grad():
+            scores = self._scores(th.as_tensor(observations, dtype=th.float32))
+            scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
+            return th.softmax(scores, dim=1).numpy()
+
+    def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        return self.probabilities(observation[np.newaxis], action_mask[np.newaxis])[0]
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """The value head's estimate of each row's return for the player observing (MaskablePPO)."""
+        if not isinstance(self.policy, MaskableActorCriticPolicy):
+            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        with th.no_grad():
+            observed = th.as_tensor(observations, dtype=th.float32)
+            features = self.policy.extract_features(observed, self.policy.vf_features_extractor)
+            return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
+
+    def _scores(self, observations: th.Tensor) -> th.Tensor:
+        """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
+        policy = self.policy
+        if isinstance(policy, MaskableActorCriticPolicy):
+            features = policy.extract_features(observations, policy.pi_features_extractor)
+            return policy.action_net(policy.mlp_extractor.forward_actor(features))
+        return policy.q_net(observations)
+
+
+POLICY_DATA = ("policy_class", "policy_kwargs", "observation_space", "action_space")
+"""What a saved model must hold to rebuild its policy."""
+ZIP_MAGIC = b"PK\x03\x04"
+"""How every zip file, and so every saved model, starts."""
+
+
+def error_reason(error: BaseException) -> tuple[BaseException, str]:
+    """The error a reader really met, and the first line of what it says: libraries wrap a file
+    reader's error in their own (SB3 wraps zipfile's), which names the file again."""
+    cause = error.__cause__ or error
+    return cause, (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+
+
+def _read_model(path: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    path = Path(path)
+    if not path.is_file():
+        raise ParameterError(f"no model file {str(path)!r}")
+    with path.open("rb") as file:
+        if file.read(len(ZIP_MAGIC)) != ZIP_MAGIC:
+            raise ParameterError(f"{str(path)!r} is not a saved model (a model is the .zip that training saves)")
+    try:
+        data, params, _ = load_from_zip_file(path, device="cpu")
+    except Exception as error:  # a zip that cannot be read whole: cut short, or damaged
+        cause, reason = error_reason(error)
+        if isinstance(cause, zipfile.BadZipFile) and "not a zip file" in reason:
+            reason = "the zip archive is incomplete"
+        raise ParameterError(f"{str(path)!r} is a truncated or corrupt model file: {reason}") from None
+    if data is None or "policy_class" not in data or "policy" not in params:
+        raise ParameterError(f"{str(path)!r} is not a saved Stable-Baselines3 model")
+    return data, params
+
+
+def check_model(path: str | Path) -> None:
+    """A clear one-line ``ParameterError`` unless ``path`` is a saved model that ``load_policy`` can read."""
+    _read_model(path)
+
+
+def load_policy(path: str | Path) -> BasePolicy:
+    """The policy network of a saved model, on the CPU, without its optimiser or replay buffer."""
+    return load_policy_with_data(path)[0]
+
+
+def load_policy_with_data(path: str | Path) -> tuple[BasePolicy, dict[str, Any]]:
+    """``load_policy``, and what a policy-only file keeps beside its weights (``POLICY_DATA``)."""
+    data, params = _read_model(path)
+    data = {key: data[key] for key in POLICY_DATA if key in data}
+    policy = data["policy_class"](data["observation_space"], data["action_space"], constant_zero, **data.get("policy_kwargs", {}))
+    policy.load_state_dict(params["policy"])
+    return policy.to("cpu"), data
+
+
+def save_policy(policy: BasePolicy, data: dict[str, Any], out_path: str | Path) -> Path:
+    """A policy alone, as ``export_policy`` writes it (``load_policy`` and ``model:PATH`` read it)."""
+    out_path = Path(out_path)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    save_to_zip_file(out_path, data={key: data[key] for key in POLICY_DATA if key in data}, params={"policy": policy.state_dict()})
+    return out_path
+
+
+def export_policy(model_path: str | Path, out_path: str | Path) -> Path:
+    """Copy a saved model's policy alone (no optimiser state, no training settings): a file about a
+    third the size that ``load_policy``, ``model:PATH`` and ``play`` use, but training cannot resume from."""
+    return save_policy(*load_policy_with_data(model_path), out_path)
+
+
+def constant_zero(_: float) -> float:
+    """Learning-rate schedule for a policy that only plays."""
+    return 0.0
+
+
+def load_model_agent(env: DiceGameEnv, path: str | Path, seed: int | None = None) -> PolicyAgent:
+    return PolicyAgent(env, load_policy(path), label=Path(path).stem, seed=seed)
+
+
+def make_agent_from_spec(env_name: str, spec: str, env: DiceGameEnv, seed: int | None = None) -> Agent:
+    """A built-in agent by name, or ``model:PATH``."""
+    path = specs.model_path(spec)
+    if path is not None:
+        return load_model_agent(env, path, seed=seed)
+    return make_agent(env_name, spec, env, seed=seed)
+
+
+def policy_to_bytes(policy: BasePolicy) -> bytes:
+    """The policy's class, constructor arguments and weights, to rebuild it in another process."""
+    weights = io.BytesIO()
+    policy.save(weights)  # type: ignore[arg-type]
+    blob = io.BytesIO()
+    th.save({"policy_class": type(policy), "policy": weights.getvalue()}, blob)
+    return blob.getvalue()
+
+
+def policy_from_bytes(blob: bytes) -> BasePolicy:
+    saved = th.load(io.BytesIO(blob), map_location="cpu", weights_only=False)
+    return saved["policy_class"].load(io.BytesIO(saved["policy"]), device="cpu")
+
+
+SEATS = "seats"
+"""The key of a per-seat blob."""
+
+
+def seat_policies_to_bytes(policies: Mapping[int, BasePolicy]) -> bytes:
+    """One policy per seat (a ``SeatPoliciesAgent``), as ``policy_to_bytes`` does one."""
+    blob = io.BytesIO()
+    th.save({SEATS: {seat: policy_to_bytes(policy) for seat, policy in policies.items()}}, blob)
+    return blob.getvalue()
+
+
+def agent_from_bytes(env: DiceGameEnv, blob: bytes, label: str, deterministic: bool = True, seed: int | None = None) -> Agent:
+    """The agent that plays ``policy_to_bytes`` or ``seat_policies_to_bytes`` output."""
+    saved = th.load(io.BytesIO(blob), map_location="cpu", weights_only=False)
+    if SEATS in saved:
+        policies = {seat: policy_from_bytes(part) for seat, part in saved[SEATS].items()}
+        return SeatPoliciesAgent(env, policies, label=label, deterministic=deterministic, seed=seed)
+    return PolicyAgent(env, policy_from_bytes(blob), label=label, deterministic=deterministic, seed=seed)
+
+
+class SeatPoliciesAgent(Agent):
+    """One policy per seat (RLlib's ``policies: per_seat``): each seat's decisions are its own policy's."""
+
+    name = "model"
+    description = "trained policies, one per seat"
+
+    def __init__(
+        self, env: DiceGameEnv, policies: Mapping[int, BasePolicy], label: str = "model", deterministic: bool = True, seed: int | None = None
+    ) -> None:
+        super().__init__(env, seed=seed)
+        seats = range(self.env.game.num_players)
+        if sorted(policies) != list(seats):
+            raise ParameterError(f"{label!r}: a per-seat agent needs a policy for each seat 0..{len(seats) - 1}, got seats {sorted(policies)}")
+        self.label = label
+        self.seat_agents = {
+            seat: PolicyAgent(env, policies[seat], label=f"{label}_seat{seat}", deterministic=deterministic, seed=seed) for seat in seats
+        }
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The decision of the seat to act in ``self.env`` (the environment the agent was made for)."""
+        seat = self.env.game.current_player(self.env.game_state)
+        return int(self.act_in([self.env.game_state], [seat], observation[np.newaxis], action_mask[np.newaxis])[0])
+
+    def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Each seat's rows in one pass of that seat's network."""
+        actions = np.zeros(len(seats), dtype=np.int64)
+        seat_of_row = np.asarray(seats)
+        for seat, agent in self.seat_agents.items():
+            rows = np.flatnonzero(seat_of_row == seat)
+            if rows.size:
+                actions[rows] = agent.act_batch(observations[rows], action_masks[rows])
+        return actions

@@ -1,0 +1,355 @@
+"""Information-set Monte Carlo tree search over the pure engines: the ``mcts`` agent.
+
+    dice-envs match dice_age_v0 mcts:simulations=400,rollout=planner best_prey
+
+One tree per decision, over the searching player's information sets (single-observer IS-MCTS,
+Cowling, Powley and Whitehouse 2012): every simulation starts from a fresh *determinisation*, the
+real position with everything the searcher cannot see redrawn by ``game.resample_hidden``, so the
+search never uses hidden information (Dice Age's shell values, Mammoth Hunters' hands, deck order
+and fire tiles).  Chance is sampled from the engine as it plays (``game.apply`` with the search's
+generator).  By default (``chance=open``) a node is reached by a sequence of actions, whatever the
+dice did on the way ("open loop").  With ``chance=closed`` the node an action leads to is chosen by
+what the searching seat observes after it (its encoded observation): a node is a sequence of
+actions and of the searcher's observations along it, so each chance outcome the searcher can tell
+apart gets its own subtree, and nothing it cannot see separates two.  Actions legal in one
+determinisation and not another are handled as ISMCTS does: a child's UCB1 term counts the visits
+in which it was available.
+
+Each node keeps the value of the player who chose the action leading to it, and a simulation
+returns one value per seat (max-n): a multi-player game is searched as one, not as two sides.
+Values are in [0, 1]: a game's returns mapped from [-1, 1], or, where a rollout is cut short by
+``depth``, each seat's score relative to the others (``(score - lowest) / (highest - lowest)``).
+
+Options (``mcts:key=value,...``): ``simulations`` per decision (default 200), ``seconds`` per
+decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1.0),
+``rollout`` (``random`` or any agent of the game by name: it plays every seat), ``depth`` (rollout
+steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
+its policy's probabilities become priors and its value head judges new leaves, PUCT as in
+AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
+the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
+``closed``: above; with a ``model`` too).  A decision with one legal action costs no search.
+
+With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
+player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
+until then, and is worth the points its score gained since the root over the most one turn can
+score (``game.max_turn_points``), so values stay in [0, 1] and the UCB1 constant means what it does
+for games.  This is the single-turn problem the exact solvers of ``dice_envs/agents/solvers`` answer, so
+``dice_envs/arena/optimality.py --search-budgets`` measures the search against the truth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from dice_envs.agents.base import Agent
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import TERMINAL, Game, ParameterError
+from dice_envs.core.state import GameState
+
+if TYPE_CHECKING:
+    from dice_envs.agents.learned import PolicyAgent
+
+SPEC_NAME = "mcts"
+OBJECTIVES = ("game", "turn")
+CHANCES = ("open", "closed")
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    simulations: int = 200
+    seconds: float | None = None
+    exploration: float = 1.0
+    rollout: str = "random"
+    depth: int | None = None
+    model: str | None = None
+    objective: str = "game"
+    chance: str = "open"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
+            raise ParameterError(f"mcts: simulations must be a whole number of at least 1, got {self.simulations!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ParameterError(f"mcts: seconds must be positive, got {self.seconds!r}")
+        if not self.exploration >= 0:
+            raise ParameterError(f"mcts: exploration must be 0 or more, got {self.exploration!r}")
+        if self.depth is not None and self.depth < 1:
+            raise ParameterError(f"mcts: depth must be at least 1, got {self.depth!r}")
+        if self.objective not in OBJECTIVES:
+            raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
+        if self.chance not in CHANCES:
+            raise ParameterError(f"mcts: chance must be one of {', '.join(CHANCES)}, got {self.chance!r}")
+        if self.objective == "turn" and (self.depth is not None or self.model is not None):
+            # A turn is played to its end, and the value head judges games, not turns.
+            raise ParameterError("mcts: objective=turn takes neither depth nor model")
+
+
+def is_search_spec(spec: str) -> bool:
+    """Whether an agent spec names this agent (``mcts`` or ``mcts:...``)."""
+    return spec.partition(":")[0] == SPEC_NAME
+
+
+def parse_options(spec: str) -> SearchOptions:
+    """``mcts`` or ``mcts:simulations=400,rollout=planner`` -> the options (a clear error otherwise)."""
+    name, _, text = spec.partition(":")
+    if name != SPEC_NAME:
+        raise ParameterError(f"not an mcts spec: {spec!r}")
+    types = {field.name: field.type for field in fields(SearchOptions)}
+    values: dict[str, Any] = {}
+    for pair in filter(None, text.split(",")):
+        key, sep, value = pair.partition("=")
+        if not sep or key not in types:
+            raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
+        try:
+            values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration") else int(value))
+        except ValueError:
+            raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
+    return SearchOptions(**values)
+
+
+class _Node:
+    """Statistics of one action sequence from the root: visits, the total value of the player who
+    chose its last action, and how often that action was available when its parent was visited.
+    With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
+    for each observation of the searcher after the action (whose ``children`` are the next actions)."""
+
+    __slots__ = ("children", "visits", "total", "available", "priors", "outcomes")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        self.priors: dict[int, float] | None = None
+        """With a learned evaluator: the policy's probability of each action, from the first visit."""
+        self.outcomes: dict[bytes, _Node] | None = None
+
+    def outcome(self, key: bytes) -> _Node:
+        """The node reached through this action when the searcher then observes ``key`` (closed loop)."""
+        if self.outcomes is None:
+            self.outcomes = {}
+        node = self.outcomes.get(key)
+        if node is None:
+            node = self.outcomes[key] = _Node()
+        return node
+
+
+class MCTSAgent(Agent):
+    name: ClassVar[str] = SPEC_NAME
+    description: ClassVar[str] = (
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn,chance=open|closed)"
+    )
+
+    def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
+        super().__init__(env, seed=seed)
+        self.options = options or SearchOptions()
+        self.game: Game[Any, Any] = self.env.game
+        if self.options.objective == "turn" and self.game.max_turn_points is None:
+            raise ParameterError(f"mcts: objective=turn needs a race game played in turns (Dino Hunt or Dalek Dice), not {self.game.name}")
+        self.picks = random.Random(int(self.rng.integers(2**63)))
+        self.rollout_agents: list[Agent] = []
+        """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
+        if self.options.rollout != "random":
+            from dice_envs.agents import make_agent  # agents/__init__ imports this module
+
+            agent = make_agent(self.env.metadata["name"], self.options.rollout, env, seed=seed)
+            self.rollout_agents = [agent.for_another_game() for _ in range(self.game.num_players)]
+        self.evaluator: PolicyAgent | None = None
+        """With ``model``: the trained policy whose priors guide selection and whose value head
+        judges new leaves instead of rollouts."""
+        if self.options.model is not None:
+            from dice_envs.agents.learned import load_model_agent  # imports torch: only for a learned evaluator
+            from dice_envs.agents.specs import resolve_model
+
+            self.evaluator = load_model_agent(env, resolve_model(self.options.model))
+            self.evaluator.values(np.zeros((1, self.env.encoder.layout.size), dtype=np.float32))  # a value head, or a clear error now
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """Searches the position of ``self.env`` (the environment the agent was made for)."""
+        state = self.env.game_state
+        return int(self.act_in([state], [self.game.current_player(state)], observation[np.newaxis], action_mask[np.newaxis])[0])
+
+    def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.array([self.search(state, seat) for state, seat in zip(states, seats)], dtype=np.int64)
+
+    # ------------------------------------------------------------ the search
+    def search(self, state: GameState, seat: int) -> int:
+        """The most visited action at the root after the budget, for ``seat`` to play at ``state``."""
+        return self.search_visits(state, seat)[0]
+
+    def search_visits(self, state: GameState, seat: int) -> tuple[int, np.ndarray]:
+        """``search``'s move and the root's visit count of every action (zero for illegal ones):
+        the distribution a learner imitates (``dice_envs/training/distill.py``; AlphaZero's policy target).
+        One legal action is counted once, with no search."""
+        legal = self.game.legal_actions(state)
+        counts = np.zeros(self.game.num_actions, dtype=np.int64)
+        if len(legal) == 1:
+            counts[legal[0]] = 1
+            return legal[0], counts
+        root = _Node()
+        options = self.options
+        deadline = time.perf_counter() + options.seconds if options.seconds is not None else None
+        turn = (seat, self.game.scores(state)[seat]) if options.objective == "turn" else None
+        simulations = 0
+        while (simulations < options.simulations) if deadline is None else (time.perf_counter() < deadline or not simulations):
+            self._simulate(root, self.game.resample_hidden(state, seat, self.rng), seat, turn)
+            simulations += 1
+        for action, child in root.children.items():
+            counts[action] = child.visits
+        return max(legal, key=lambda action: _visits_then_value(root.children.get(action))), counts
+
+    def _observed(self, state: GameState, seat: int) -> bytes:
+        """What ``seat`` observes at ``state``, as a key: its encoded observation, nothing hidden
+        from it (``chance=closed`` chooses the node an action leads to by it)."""
+        return self.env.encoder.encode(state, seat).tobytes()
+
+    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, int] | None) -> None:
+        """One simulation for the searcher ``seat``; ``turn``: with ``objective=turn``, the
+        searcher's seat and its score at the root."""
+        if self.evaluator is not None:
+            self._simulate_guided(root, state, seat)
+            return
+        game, rng = self.game, self.rng
+        closed = self.options.chance == "closed"
+        node, path = root, []
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL or (turn is not None and player != turn[0]):
+                break
+            legal = game.legal_actions(state)
+            untried = [action for action in legal if action not in node.children]
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[self.picks.randrange(len(untried))]
+                child = node.children[action] = _Node()
+                child.available = 1
+                game.apply(state, action, rng)
+                path.append((child, player))
+                break
+            action = max(legal, key=lambda a: self._ucb(node.children[a]))
+            child = node.children[action]
+            game.apply(state, action, rng)
+            path.append((child, player))
+            node = child.outcome(self._observed(state, seat)) if closed else child
+        values = self._rollout(state, turn)
+        for node, player in path:
+            node.visits += 1
+            node.total += values[player]
+
+    def _simulate_guided(self, root: _Node, state: GameState, seat: int) -> None:
+        """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
+        judged by the value head from every seat's point of view instead of a rollout.  Closed
+        loop: priors and the parent's visit count belong to the node the observation leads to."""
+        game, rng = self.game, self.rng
+        closed = self.options.chance == "closed"
+        node, path = root, []
+        root.visits += 1
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                values = self._leaf_values(state)
+                break
+            legal = game.legal_actions(state)
+            if node.priors is None:
+                node.priors = self._priors(state, player, legal)
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            scale = self.options.exploration * math.sqrt(node.visits)
+            action = max(legal, key=lambda a: _puct(node.children.get(a), node.priors.get(a, 0.0), scale))
+            child = node.children.get(action)
+            expanded = child is None
+            if expanded:
+                child = node.children[action] = _Node()
+                child.available = 1
+            game.apply(state, action, rng)
+            path.append((child, player))
+            if expanded:
+                values = self._leaf_values(state)
+                break
+            if closed:
+                node = child.outcome(self._observed(state, seat))
+                node.visits += 1  # its visits count simulations through it, this one included, as the root's do
+            else:
+                node = child
+        for node, player in path:
+            node.visits += 1
+            node.total += values[player]
+
+    def _priors(self, state: GameState, seat: int, legal: list[int]) -> dict[int, float]:
+        assert self.evaluator is not None
+        mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
+        mask[0, legal] = 1
+        probabilities = self.evaluator.probabilities(self.env.encoder.encode(state, seat)[np.newaxis], mask)[0]
+        return {action: float(probabilities[action]) for action in legal}
+
+    def _leaf_values(self, state: GameState) -> list[float]:
+        assert self.evaluator is not None
+        if self.game.current_player(state) == TERMINAL:
+            return _unit_values(self.game.returns(state))
+        observations = np.stack([self.env.encoder.encode(state, seat) for seat in range(self.game.num_players)])
+        return [min(1.0, max(0.0, value)) for value in _unit_values(self.evaluator.values(observations).tolist())]
+
+    def _ucb(self, child: _Node) -> float:
+        return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
+
+    def _rollout(self, state: GameState, turn: tuple[int, int] | None) -> list[float]:
+        """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
+        rollout policy; one value per seat."""
+        game, rng = self.game, self.rng
+        for agent in self.rollout_agents:
+            agent.reset()
+        steps = 0
+        while (seat := game.current_player(state)) != TERMINAL and (turn is None or seat == turn[0]):
+            if self.options.depth is not None and steps >= self.options.depth:
+                return _relative_scores(game.scores(state))
+            legal = game.legal_actions(state)
+            if not self.rollout_agents:
+                action = legal[self.picks.randrange(len(legal))]
+            else:
+                mask = np.zeros(game.num_actions, dtype=np.int8)
+                mask[legal] = 1
+                observation = self.env.encoder.encode(state, seat)
+                action = int(self.rollout_agents[seat].act_in([state], [seat], observation[np.newaxis], mask[np.newaxis])[0])
+            game.apply(state, action, rng)
+            steps += 1
+        if turn is not None:
+            # Every node on the path is the searcher's own decision: only its value is read.
+            values = [0.0] * game.num_players
+            # Over the most one turn can score: values stay in [0, 1], as UCB1 assumes.
+            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / game.max_turn_points
+            return values
+        return _unit_values(game.returns(state))
+
+
+def _puct(child: _Node | None, prior: float, scale: float) -> float:
+    """A child's PUCT score.  One never tried counts as a win (and is ordered by its prior), so
+    every legal action is tried once: a policy that all but rules out a move (a forced win it was
+    never trained to see) cannot hide it from the search."""
+    if child is None or not child.visits:
+        return 1.0 + scale * prior
+    return child.total / child.visits + scale * prior / (1 + child.visits)
+
+
+def _visits_then_value(node: _Node | None) -> tuple[int, float]:
+    return (0, 0.0) if node is None or not node.visits else (node.visits, node.total / node.visits)
+
+
+def _unit_values(returns: Sequence[float]) -> list[float]:
+    """Returns in [-1, 1] (a game's, or a value head's estimate of them) as values in [0, 1]."""
+    return [(value + 1.0) / 2.0 for value in returns]
+
+
+def _relative_scores(scores: Sequence[float]) -> list[float]:
+    low, high = min(scores), max(scores)
+    return [0.5] * len(scores) if high == low else [(score - low) / (high - low) for score in scores]

@@ -1,0 +1,378 @@
+"""The strength ladder: one rating per game for any agent, on a scale where ``random`` is 0.
+
+    dice-envs ladder dice_age_v0 model:runs/my_run/model.zip     rate an agent (a minute or two on 2 cores)
+    dice-envs ladder dice_age_v0 planner --games 400             more games, a tighter interval
+    dice-envs ladder --leaderboard                               every rung's rating: docs/leaderboard.md
+    dice-envs ladder dice_age_v0 --rebuild                       replay the ladder's own games (maintainers)
+
+Each game has a fixed ladder of reference opponents, its *rungs* (``LADDERS``): ``random``, every
+heuristic, the exact solvers where they exist, ``mcts`` at two budgets and the trained models in
+``models/``.  The rungs' round robin is played once (``--rebuild``) and stored with the package
+(``dice_envs/arena/ladders/<game>.json``), so rating an agent costs only its own games: it plays every
+rung ``games`` times, seats rotated and seeds fixed (``dice_envs.arena.tournament``), and one
+Bradley-Terry model is fitted to all the games, the stored ones and the agent's, on the Elo
+scale (400 points per factor 10 in odds) with ``random`` at 0.  The agent's interval is the 2.5th
+to 97.5th percentile of the ratings refitted to resamples of its own games (the stored games
+held fixed).  In games of three or more players each pairing's two agents take two seats and
+``random`` fills the others, as in ``dice-envs evaluate``.
+
+A stored ladder records each model rung's SHA-256: a retrained model, a changed rung or a new
+environment version makes it stale, and loading it then says to rebuild it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import dice_envs
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
+from dice_envs.core.engine import ParameterError
+from dice_envs.agents.mcts import is_search_spec, parse_options
+from dice_envs.agents.specs import model_path, resolve_model, spec_label
+from dice_envs.arena.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
+
+STORE = Path(str(resources.files("dice_envs.arena").joinpath("ladders")))
+STORED_MODEL = "models/{}.zip"
+"""How the stored round robins name a shipped model: by its path in the repository when they were
+played (``model:models/dino_hunt_ppo.zip``), so that the files stay what was played; a rung names
+it by name (``model:dino_hunt_ppo``), and ``stored_spec`` maps one to the other."""
+ANCHOR = "random"
+BOOTSTRAP_RESAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A game's reference opponents and how many games each pairing plays."""
+
+    env_name: str
+    rungs: tuple[str, ...]
+    games: int
+    """Games per pairing of rungs in the stored round robin."""
+    agent_games: int
+    """Games an agent plays against each rung by default (sized to take at most about 10 minutes
+    on 2 cores in the heavy games, an agent that decides quickly assumed)."""
+
+
+LADDERS: dict[str, Ladder] = {
+    ladder.env_name: ladder
+    for ladder in (
+        Ladder(
+            "dino_hunt_v0",
+            ("random", "two_footprints", "cup_counter", "optimal_points", "optimal_win", "mcts:simulations=20", "mcts:simulations=200",
+             "model:dino_hunt_ppo", "model:dino_hunt_ppo_turn", "model:dino_hunt_ppo_win"),
+            games=200,
+            agent_games=400,
+        ),
+        Ladder(
+            "dalek_dice_v0",
+            ("random", "protect_humans", "doctor_odds", "optimal_points", "mcts:simulations=5", "mcts:simulations=25",
+             "model:dalek_dice_ppo", "model:dalek_dice_ppo_turn"),
+            games=100,
+            agent_games=300,
+        ),
+        Ladder(
+            "dice_age_v0",
+            ("random", "best_prey", "planner", "mcts:simulations=25", "mcts:simulations=100", "model:dice_age_ppo",
+             "model:dice_age_search"),
+            games=200,
+            agent_games=200,
+        ),
+        Ladder(
+            "age_of_craft_v1",
+            ("random", "builder", "trader", "mcts:simulations=20", "mcts:simulations=20,model=age_of_craft_ppo",
+             "model:age_of_craft_ppo"),
+            games=100,
+            agent_games=100,
+        ),
+        Ladder(
+            "mammoth_hunters_v1",
+            ("random", "settler", "raider", "mcts:simulations=10,depth=60", "mcts:simulations=10,model=mammoth_hunters_ppo",
+             "model:mammoth_hunters_ppo"),
+            games=60,
+            agent_games=60,
+        ),
+    )
+}
+
+
+def ladder_for(env_name: str) -> Ladder:
+    if env_name not in LADDERS:
+        raise ParameterError(f"no ladder for {env_name!r}; ladders: {', '.join(LADDERS)}")
+    return LADDERS[env_name]
+
+
+def stored_spec(rung: str) -> str:
+    """The spec a stored round robin records for ``rung`` (``STORED_MODEL``); also its label there."""
+    return re.sub(r"(model[:=])([a-z0-9_]+)(?=,|$)", lambda match: match[1] + STORED_MODEL.format(match[2]), rung)
+
+
+def rung_entrant(env_name: str, rung: str) -> Entrant:
+    """A rung as a tournament entrant, labelled as the stored round robins label it."""
+    return Entrant(spec_label(stored_spec(rung)), entrant_from_spec(env_name, rung).build, rung)
+
+
+def rung_model(rung: str) -> Path | None:
+    """The model file a rung plays (``model:NAME``) or searches with (``mcts:...,model=NAME``)."""
+    if is_search_spec(rung):
+        model = parse_options(rung).model
+        return resolve_model(model) if model is not None else None
+    return model_path(rung)
+
+
+def _fingerprints(ladder: Ladder) -> dict[str, str]:
+    """The SHA-256 of every model a rung uses: what a stored ladder must have been played with."""
+    models = {stored_spec(rung): rung_model(rung) for rung in ladder.rungs}
+    return {rung: hashlib.sha256(path.read_bytes()).hexdigest() for rung, path in models.items() if path is not None}
+
+
+# ------------------------------------------------------------- the stored round robin
+@dataclass
+class StoredLadder:
+    """The rungs' round robin as stored: who played whom and how it went."""
+
+    ladder: Ladder
+    labels: list[str]
+    """Each rung's label (a model rung's is its file's stem)."""
+    pairings: list[Pairing]
+    seed: int
+    workers: int
+    """Processes each pairing's games were split over: with the seed, what reproduces them."""
+    fingerprints: dict[str, str]
+
+    def ratings(self) -> dict[str, float]:
+        return rating_scale(self.labels, self.pairings)
+
+
+def build_ladder(env_name: str, seed: int = 0, workers: int = 1, on_pairing: Callable[[Pairing], None] | None = None) -> StoredLadder:
+    """Play the rungs' round robin (the stored games); ``--rebuild``."""
+    ladder = ladder_for(env_name)
+    result = run_tournament(env_name, [rung_entrant(env_name, rung) for rung in ladder.rungs], ladder.games, seed, on_pairing=on_pairing, workers=workers)
+    return StoredLadder(ladder, result.entrants, result.pairings, seed, workers, _fingerprints(ladder))
+
+
+def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:
+    directory = directory or STORE
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{stored.ladder.env_name}.json"
+    data = {
+        "env": stored.ladder.env_name,
+        "rungs": [stored_spec(rung) for rung in stored.ladder.rungs],
+        "labels": stored.labels,
+        "games_per_pairing": stored.ladder.games,
+        "seed": stored.seed,
+        "workers": stored.workers,
+        "model_sha256": stored.fingerprints,
+        "pairings": [_pairing_to_json(pairing) for pairing in stored.pairings],
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    return path
+
+
+def load_ladder(env_name: str, directory: Path | None = None) -> StoredLadder:
+    """The stored round robin, checked against today's rungs and models (a clear error if stale)."""
+    ladder = ladder_for(env_name)
+    directory = directory or STORE
+    path = directory / f"{env_name}.json"
+    rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
+    if not path.is_file():
+        raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}")
+    try:
+        data = json.loads(path.read_text())
+        if data["env"] != env_name or data["rungs"] != [stored_spec(rung) for rung in ladder.rungs] or data["games_per_pairing"] != ladder.games:
+            raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
+        pairings, labels, seed, workers = [_pairing_from_json(item) for item in data["pairings"]], data["labels"], data["seed"], data["workers"]
+        stored_prints = data["model_sha256"]
+    except (ValueError, KeyError, TypeError) as error:  # not JSON, or not a ladder's
+        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {error}); {rebuild}") from None
+    fingerprints = _fingerprints(ladder)
+    changed = [rung for rung in ladder.rungs if stored_spec(rung) in fingerprints and stored_prints.get(stored_spec(rung)) != fingerprints[stored_spec(rung)]]
+    if changed:
+        raise ParameterError(f"the stored ladder {path} was played with other versions of {', '.join(changed)}; {rebuild}")
+    expected = {frozenset(pair) for pair in _all_pairs(labels)}
+    if len(pairings) != len(expected) or {frozenset(p.labels) for p in pairings} != expected:
+        raise ParameterError(f"the stored ladder {path} does not hold one pairing for every two rungs; {rebuild}")
+    if any(standing.games != ladder.games for pairing in pairings for standing in (pairing.first, pairing.second)):
+        raise ParameterError(f"the stored ladder {path} holds a pairing of other than {ladder.games} games; {rebuild}")
+    return StoredLadder(ladder, labels, pairings, seed, workers, fingerprints)
+
+
+def _all_pairs(labels: Sequence[str]) -> list[tuple[str, str]]:
+    return [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
+
+
+def _pairing_to_json(pairing: Pairing) -> dict[str, Any]:
+    return {
+        "agents": list(pairing.labels),
+        "first_beat_second": pairing.first_beat_second,
+        "second_beat_first": pairing.second_beat_first,
+        "shared": pairing.shared,
+        "standings": [vars(pairing.first), vars(pairing.second)],
+    }
+
+
+def _pairing_from_json(item: dict[str, Any]) -> Pairing:
+    first, second = (Standing(**standing) for standing in item["standings"])
+    return Pairing(first, second, item["first_beat_second"], item["second_beat_first"], item["shared"])
+
+
+def rating_scale(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, float]:
+    """Bradley-Terry ratings on the Elo scale with ``random`` at 0."""
+    elo = bradley_terry_elo(labels, pairings)
+    return {label: rating - elo[ANCHOR] for label, rating in elo.items()}
+
+
+# ------------------------------------------------------------------ rating an agent
+@dataclass
+class LadderRating:
+    env_name: str
+    agent: str
+    rating: float
+    interval: tuple[float, float]
+    rung_ratings: dict[str, float]
+    """Every rung's rating in the same fit."""
+    results: list[Pairing]
+    """The agent's pairing with each rung, the agent first."""
+    games: int
+    seed: int
+    workers: int
+    batch_size: int
+
+
+def rate_agent(
+    env_name: str,
+    agent: Entrant,
+    games: int | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    on_pairing: Callable[[Pairing], None] | None = None,
+    store: Path | None = None,
+) -> LadderRating:
+    """``agent`` against every rung, rated with the stored games (see the module docstring).
+
+    ``agent`` is any ``dice_envs.arena.tournament.Entrant``: ``entrant_from_spec(env_name, spec)`` for a
+    built-in agent or a model, or ``Entrant("mine", lambda env, seed: MyAgent(env, seed))`` for
+    an agent of one's own (``agents.base.Agent``).
+    """
+    stored = load_ladder(env_name, store or STORE)
+    games = stored.ladder.agent_games if games is None else games
+    label = agent.label if agent.label not in stored.labels else f"{agent.label} (rated)"
+    rated = Entrant(label, agent.build, agent.spec)
+    rungs = [rung_entrant(env_name, rung) for rung in stored.ladder.rungs]
+    result = run_tournament(env_name, [rated, *rungs], games, seed, focus=label, on_pairing=on_pairing, batch_size=batch_size, workers=workers)
+    labels = [*stored.labels, label]
+    fitted = rating_scale(labels, [*stored.pairings, *result.pairings])
+    return LadderRating(
+        env_name,
+        label,
+        fitted[label],
+        _bootstrap_interval(labels, stored.pairings, result.pairings, seed),
+        {rung: fitted[rung] for rung in stored.labels},
+        result.pairings,
+        games,
+        seed,
+        workers,
+        batch_size,
+    )
+
+
+def _bootstrap_interval(labels: Sequence[str], fixed: Sequence[Pairing], own: Sequence[Pairing], seed: int) -> tuple[float, float]:
+    """The 95% percentile interval of the agent's rating, refitted to resamples of its own games:
+    each pairing's games redrawn (multinomially) as agent wins, rung wins, shared and undecided."""
+    rng = np.random.default_rng(seed)
+    agent = labels[-1]
+    ratings = []
+    for _ in range(BOOTSTRAP_RESAMPLES):
+        resampled = []
+        for pairing in own:
+            ahead, behind, shared = pairing.first_beat_second, pairing.second_beat_first, pairing.shared
+            games = pairing.first.games
+            counts = rng.multinomial(games, np.array([ahead, behind, shared, games - ahead - behind - shared]) / games)
+            resampled.append(Pairing(pairing.first, pairing.second, int(counts[0]), int(counts[1]), int(counts[2])))
+        ratings.append(rating_scale(labels, [*fixed, *resampled])[agent])
+    low, high = np.percentile(ratings, [2.5, 97.5])
+    return float(low), float(high)
+
+
+# ------------------------------------------------------------------------- output
+def format_rating(rating: LadderRating) -> str:
+    low, high = rating.interval
+    width = max(len(rung) for rung in rating.rung_ratings) + 2
+    rate_title = f"{rating.agent} win rate"
+    rate_width = len(rate_title) + 2
+    header = f"{'rung':<{width}}{'rung rating':>12}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
+    lines = [
+        f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
+        f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
+        f"{rating.workers} workers, batches of {rating.batch_size})",
+        "",
+        header,
+        "-" * len(header),
+    ]
+    for pairing in sorted(rating.results, key=lambda p: -rating.rung_ratings[p.second.agent]):
+        rung, standing = pairing.second.agent, pairing.first
+        rate_low, rate_high = standing.win_rate_interval()
+        lines.append(
+            f"{rung:<{width}}{rating.rung_ratings[rung]:>12.0f}{standing.win_rate:>{rate_width}.3f}{f'[{rate_low:.3f}, {rate_high:.3f}]':>17}{standing.games:>7}"
+        )
+    return "\n".join(lines)
+
+
+LEADERBOARD_COMMAND = "dice-envs ladder --leaderboard > docs/leaderboard.md"
+
+
+def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
+    """Every rung's rating per game from the stored ladders: ``docs/leaderboard.md``."""
+    lines = [
+        "# Leaderboard",
+        "",
+        "Every built-in agent's rating on each game's strength ladder (`dice_envs/arena/ladder.py`): a",
+        "Bradley-Terry fit to the ladder's stored round robin, on the Elo scale (400 points per factor",
+        "10 in odds) with `random` at 0.  Rate your own agent against the same games with",
+        "`dice-envs ladder GAME AGENT` (see the README).  Generated from the stored games by",
+        "",
+        "```bash",
+        LEADERBOARD_COMMAND,
+        "```",
+        "",
+        "and `dice-envs ladder GAME --rebuild --workers 2` replays a game's round robin (the rungs,",
+        "the games per pairing and the seed are in `dice_envs/arena/ladder.py`; the stored games in",
+        "`dice_envs/arena/ladders/`).  A rating compares agents only within its game.",
+    ]
+    for env_name in env_names:
+        stored = load_ladder(env_name)
+        ratings = stored.ratings()
+        totals = overall_standings(stored.labels, stored.pairings)
+        lines += [
+            "",
+            f"## {env_name}",
+            "",
+            f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
+            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}.",
+            "",
+            "| rank | agent | rating | win rate over all its games | games |",
+            "|---:|---|---:|---:|---:|",
+        ]
+        order = sorted(stored.labels, key=lambda label: -ratings[label])
+        for rank, label in enumerate(order, 1):
+            total = totals[label]
+            lines.append(f"| {rank} | `{_spec_of(stored, label)}` | {ratings[label]:.0f} | {total.win_rate:.3f} | {total.games} |")
+    return "\n".join(lines) + "\n"
+
+
+def _fillers(env_name: str) -> str:
+    players = dice_envs.make(env_name).game.num_players
+    return f"; {players} players, the pairing's two in two seats and `random` in the others" if players > 2 else ""
+
+
+def _spec_of(stored: StoredLadder, label: str) -> str:
+    return stored.ladder.rungs[stored.labels.index(label)]

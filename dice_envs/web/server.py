@@ -1,0 +1,227 @@
+"""``dice-envs serve``: play the games in a browser against the agents the server was started with.
+
+    app = create_app(AgentCatalogue(["random", "cup_counter"], ["dino_hunt_v0"]))
+    serve(app, listen("127.0.0.1", 8000))
+
+The HTTP routes, over the agent catalogue (``dice_envs/web/catalogue.py``: which agents play which game)
+and the games in play (``dice_envs/web/sessions.py``).  Built on FastAPI, served by uvicorn: a well-kept,
+widely used framework that parses and checks every request body against a declared model (so a
+malformed request is refused before any code of ours sees it), runs plain functions in a thread
+pool (agents may think for a while without holding up other tabs), and ships a test client.
+
+    GET    /                         the page (assets/app.html)
+    GET    /assets/{name}            its script and styles: app.js, app.css, common.css
+    GET    /api/catalogue            the games and the agents offered for each
+    POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
+    GET    /api/games/{id}           the game as the human sees it
+    POST   /api/games/{id}/move      {"action": N}: the human's move, then the agents' moves
+    GET    /api/games/{id}/log       the game's JSON log (once it is over: the log holds the seed)
+    GET    /api/games/{id}/replay    its self-contained HTML replay (likewise)
+    DELETE /api/games/{id}           drop the game
+
+Every request on a game carries the header ``X-Game-Token``.  Every refusal is a 4xx status
+with ``{"error": "one line"}``; no request names a file, a spec or a model, only offered labels.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Sequence
+from typing import Annotated
+
+import uvicorn
+from fastapi import FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from dice_envs.core.engine import ParameterError
+from dice_envs.web import asset
+from dice_envs.web.catalogue import AgentCatalogue
+from dice_envs.web.replay import replay_html
+from dice_envs.web.sessions import IDLE_SECONDS, MAX_GAMES, GameSession, GameStore, Refused, new_session
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+"""The names a browser on this machine gives a loopback server in its ``Host`` header."""
+MAX_BODY_BYTES = 4096
+"""Every request body this app takes is a few dozen bytes."""
+ASSETS = {"app.js": "text/javascript", "app.css": "text/css", "common.css": "text/css"}
+PAGE_HEADERS = {
+    # Nothing but this server: no scripts, styles, fonts or images from anywhere else.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data: blob:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+}
+
+Label = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+TokenHeader = Annotated[str | None, Header(alias="X-Game-Token", max_length=100)]
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Label
+    seat: StrictInt = Field(ge=0, le=64)
+    opponents: list[Label] = Field(min_length=1, max_length=16)
+
+
+class HumanMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: StrictInt = Field(ge=0, le=2**31 - 1)
+
+
+def create_app(
+    catalogue: AgentCatalogue,
+    max_games: int = MAX_GAMES,
+    idle_seconds: float = IDLE_SECONDS,
+    hosts: Sequence[str] = LOOPBACK_NAMES,
+) -> FastAPI:
+    """The app; it answers only requests addressed to one of ``hosts`` (Starlette's
+    ``TrustedHostMiddleware``), so a web page elsewhere cannot reach a local server through a
+    name of its own that resolves to this machine (DNS rebinding)."""
+    # No generated API docs: their page loads its scripts from a CDN.
+    app = FastAPI(title="dice-envs", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
+    app.state.games = store = GameStore(max_games, idle_seconds)
+    add_error_handlers(app)
+    page = asset("app.html")
+    assets = {name: asset(name) for name in ASSETS}
+
+    @app.get("/", response_class=HTMLResponse)
+    def index() -> HTMLResponse:
+        return HTMLResponse(page, headers=PAGE_HEADERS)
+
+    @app.get("/assets/{name}")
+    def page_asset(name: str) -> Response:
+        if name not in assets:
+            raise Refused(404, f"no asset {name[:40]!r}")
+        return Response(assets[name], media_type=ASSETS[name], headers=PAGE_HEADERS)
+
+    @app.get("/api/catalogue")
+    def offered() -> dict[str, object]:
+        return {"games": [offer.to_json() for offer in catalogue.offers.values()]}
+
+    @app.post("/api/games", status_code=201)
+    def create(body: NewGame) -> dict[str, object]:
+        session = new_session(catalogue, body.game, body.seat, body.opponents)
+        store.add(session)
+        with store.using(session.id, session.token):
+            session.play_agents()
+            return {**session.view(), "token": session.token}
+
+    @app.get("/api/games/{game_id}")
+    def show(game_id: str, token: TokenHeader = None) -> dict[str, object]:
+        with store.using(game_id, token) as session:
+            return session.view()
+
+    @app.post("/api/games/{game_id}/move")
+    def move(game_id: str, body: HumanMove, token: TokenHeader = None) -> dict[str, object]:
+        with store.using(game_id, token) as session:
+            session.play_human(body.action)
+            return session.view()
+
+    @app.get("/api/games/{game_id}/log")
+    def log(game_id: str, token: TokenHeader = None) -> Response:
+        with store.using(game_id, token) as session:
+            return download(finished(session).log.to_json(), "application/json", f"{session.log.env}-{session.id[:8]}.json")
+
+    @app.get("/api/games/{game_id}/replay")
+    def replay(game_id: str, token: TokenHeader = None) -> Response:
+        with store.using(game_id, token) as session:
+            return download(replay_html(finished(session).log), "text/html", f"{session.log.env}-{session.id[:8]}.html")
+
+    @app.delete("/api/games/{game_id}", status_code=204)
+    def close(game_id: str, token: TokenHeader = None) -> Response:
+        with store.using(game_id, token) as session:
+            store.remove(session)
+        return Response(status_code=204)
+
+    return app
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host`` and ``port``, or one clear line saying why not (in use, no such host)."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as error:
+        raise ParameterError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+
+
+def serve(app: FastAPI, listening: socket.socket) -> None:
+    """Serve ``app`` on ``listening`` with uvicorn until interrupted (Ctrl-C)."""
+    with listening:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
+def finished(session: GameSession) -> GameSession:
+    """The session, if its game is over: its log holds the seed, which foretells every die to come."""
+    if not session.over:
+        raise Refused(409, "the log and the replay are ready once the game is over")
+    return session
+
+
+def download(text: str, media_type: str, filename: str) -> Response:
+    return Response(text, media_type=media_type, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# ------------------------------------------------------------------ errors
+def add_error_handlers(app: FastAPI) -> None:
+    """Every refusal as ``{"error": "one line"}`` with its 4xx status."""
+
+    @app.exception_handler(Refused)
+    def refused(_: Request, error: Refused) -> JSONResponse:
+        return error_response(error.status, error.message)
+
+    @app.exception_handler(HTTPException)
+    def http_error(_: Request, error: HTTPException) -> JSONResponse:
+        return error_response(error.status_code, str(error.detail))
+
+    @app.exception_handler(RequestValidationError)
+    def invalid(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        if first["type"] == "json_invalid":
+            return error_response(400, "the request body is not valid JSON")
+        where = ".".join(str(part) for part in first["loc"] if part != "body") or "request body"
+        return error_response(422, f"{where}: {first['msg']}")
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class BodyLimit:
+    """Refuses a request body over ``limit`` bytes (413) before the app reads any of it: declared
+    by its Content-Length, or counted as it arrives when sent in chunks."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_large = error_response(413, f"request bodies here are at most {self.limit} bytes")
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if not declared.isdigit() or int(declared) > self.limit:
+            await too_large(scope, receive, send)
+            return
+        body, more = b"", True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await too_large(scope, receive, send)
+                return
+        replayed = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def receive_body() -> dict[str, object]:
+            return replayed.pop() if replayed else await receive()
+
+        await self.app(scope, receive_body, send)
