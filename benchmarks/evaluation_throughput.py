@@ -32,7 +32,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from engine_throughput import baseline_tree  # noqa: E402 - after the path is set
+from engine_throughput import baseline_tree
 
 DEFAULT_ENVS = ("dino_hunt_v0", "dalek_dice_v0", "dice_age_v0", "mammoth_hunters_v1", "age_of_craft_v1")
 
@@ -43,9 +43,9 @@ def worker(env_name: str, games: int, batch_size: int | None) -> dict[str, Any]:
 
     import dice_envs
     from dice_envs.agents import SCRIPTED_AGENTS, make_agent
-    from dice_envs.arena.play import play_games, standings_from
     from dice_envs.agents.learned import load_model_agent
     from dice_envs.agents.specs import resolve_model
+    from dice_envs.arena.play import play_games, standings_from
 
     torch.set_num_threads(1)
     num_players = dice_envs.env_module(env_name).raw_env.game_class.params_class.min_players

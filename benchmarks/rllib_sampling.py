@@ -26,8 +26,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dice_envs.training.config import configs_directory
 from dice_envs.arena.ray_cluster import connect
+from dice_envs.training.config import configs_directory
 
 
 def rllib_rate(env_name: str, runners: int, iterations: int, batch: int) -> tuple[float, list[str]]:

@@ -18,7 +18,6 @@ import argparse
 import cProfile
 import pstats
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 

@@ -38,8 +38,8 @@ from stable_baselines3.common.logger import KVWriter, Logger
 from stable_baselines3.common.vec_env import VecEnv
 
 import dice_envs
-from dice_envs.training.config import TrainConfig, config_from_dict
 from dice_envs.agents.learned import policy_to_bytes
+from dice_envs.training.config import TrainConfig, config_from_dict
 from dice_envs.training.single_agent import SingleAgentEnv
 from dice_envs.training.trainer import build_model, make_training_env
 

@@ -40,7 +40,7 @@ from dice_envs.age_of_craft.rules import AgeOfCraft
 from dice_envs.core.aec import DiceGameEnv
 
 
-class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(DiceGameEnv):
     __doc__ = __doc__
     game_class = AgeOfCraft
     encoder_class = AgeOfCraftEncoder

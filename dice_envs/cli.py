@@ -30,17 +30,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import dice_envs
+from dice_envs import gymnasium_id
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes
 from dice_envs.agents.mcts import MCTSAgent
+from dice_envs.agents.specs import model_path, spec_label
+from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_parts, spec_lineup, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
 from dice_envs.core.game_log import GameLog, GameLogError
-from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_parts, spec_lineup, split_games
-from dice_envs import gymnasium_id
-from dice_envs.agents.specs import model_path, spec_label
 from dice_envs.web.sessions import MAX_GAMES
+
 
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse ``type``: a whole number from ``minimum`` (a usage error otherwise)."""
@@ -179,8 +180,8 @@ def ray_parts_player(ray: bool, address: str | None, workers: int) -> PartsPlaye
         if address is not None:
             raise ParameterError("--address needs --ray: the games go to a Ray cluster only with --ray")
         return None
-    from dice_envs.arena.ray_cluster import connect
     from dice_envs.arena.ray import play_parts_on_ray
+    from dice_envs.arena.ray_cluster import connect
 
     connect(address, workers)
     return play_parts_on_ray
@@ -499,15 +500,17 @@ def build_parser() -> argparse.ArgumentParser:
         ("optimality", "how far from optimal an agent plays Dino Hunt and Dalek Dice, against the exact solvers", optimality_command),
         ("distill", "train a policy to play as a search does: the search's games as targets (the train extra)", distill_command),
     ):
-        sub = commands.add_parser(name, help=summary, add_help=False)
-        sub.add_argument("options", nargs=argparse.REMAINDER, help="see dice-envs %(prog)s --help")
-        sub.set_defaults(run=command)
+        commands.add_parser(name, help=summary, add_help=False).set_defaults(run=command, module_options=True)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, options = parser.parse_known_args(argv)
+    if getattr(args, "module_options", False):
+        args.options = options  # what follows the command's name: its module parses it
+    elif options:
+        parser.error(f"unrecognized arguments: {' '.join(options)}")
     try:
         args.run(args)
     except (ParameterError, GameLogError) as error:

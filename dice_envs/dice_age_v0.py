@@ -35,7 +35,7 @@ from dice_envs.dice_age.rendering import render
 from dice_envs.dice_age.rules import DiceAge
 
 
-class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(DiceGameEnv):
     __doc__ = __doc__
     game_class = DiceAge
     encoder_class = DiceAgeEncoder

@@ -32,7 +32,7 @@ from dice_envs.dino_hunt.rendering import render
 from dice_envs.dino_hunt.rules import DinoHunt
 
 
-class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(DiceGameEnv):
     __doc__ = __doc__
     game_class = DinoHunt
     encoder_class = DinoHuntEncoder

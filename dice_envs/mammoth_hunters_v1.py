@@ -38,7 +38,7 @@ from dice_envs.mammoth_hunters.rendering import render
 from dice_envs.mammoth_hunters.rules import MammothHunters
 
 
-class raw_env(DiceGameEnv):  # noqa: N801 - PettingZoo's naming
+class raw_env(DiceGameEnv):
     __doc__ = __doc__
     game_class = MammothHunters
     encoder_class = MammothHuntersEncoder

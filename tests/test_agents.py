@@ -7,8 +7,8 @@ import pytest
 import dice_envs
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, make_agent
 from dice_envs.arena.play import format_standings, parse_params, play_match
-from dice_envs.core.engine import ParameterError
 from dice_envs.cli import main
+from dice_envs.core.engine import ParameterError
 
 AGENT_CASES = [(env_name, agent) for env_name in dice_envs.list_envs() for agent in agent_classes(env_name)]
 

@@ -24,7 +24,7 @@ from dice_envs.core.engine import TERMINAL, Game, GameParams
 from dice_envs.core.state import GameState
 
 MAX_PLAYERS = 4
-PICK = range(0, 6)  # pick a die value 1-6
+PICK = range(6)  # pick a die value 1-6
 TARGET = range(6, 6 + MAX_PLAYERS)  # pick an opponent by seat
 ACCEPT, REFUSE = 10, 11
 
@@ -122,7 +122,7 @@ class ToyEncoder(Encoder[ToyState]):
         return self.layout.vector([*(state.points[s] for s in seats), state.secrets[observer], *one_hot(state.step, len(Step)), max(state.picked, 0)])
 
 
-class toy_env(DiceGameEnv):  # noqa: N801
+class toy_env(DiceGameEnv):
     """Toy game for the core's tests."""
 
     game_class = Toy

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import dice_envs
-from dice_envs.agents import make_agent
 from benchmarks import search_regret
+from dice_envs.agents import make_agent
 from tests.conformance.playouts import random_playout
 
 

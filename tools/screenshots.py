@@ -20,10 +20,10 @@ from typing import Any
 import dice_envs
 from dice_envs.agents import SCRIPTED_AGENTS
 from dice_envs.arena.recording import play_logged_game
-from tools.browser import CHROMIUM_ARGS, chromium_executable, served
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.replay import save_replay
 from dice_envs.web.server import create_app
+from tools.browser import CHROMIUM_ARGS, chromium_executable, served
 
 SEED = 2026
 SHOWN_AT = 0.4

@@ -7,16 +7,16 @@
 
 from __future__ import annotations
 
+from dice_envs import env_module
 from dice_envs.agents.age_of_craft import Builder, Trader
 from dice_envs.agents.base import Agent, RandomAgent
 from dice_envs.agents.dalek_dice import DoctorOdds, ProtectHumans
 from dice_envs.agents.dice_age import BestPrey, Planner
 from dice_envs.agents.dino_hunt import CupCounter, TwoFootprints
+from dice_envs.agents.mammoth_hunters import Raider, Settler
 from dice_envs.agents.mcts import SPEC_NAME as MCTS_NAME
 from dice_envs.agents.mcts import MCTSAgent, is_search_spec, parse_options
-from dice_envs.agents.mammoth_hunters import Raider, Settler
 from dice_envs.agents.solvers import DalekOptimalPoints, DinoHuntOptimalPoints, DinoHuntOptimalWin
-from dice_envs import env_module
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 
@@ -52,4 +52,4 @@ def make_agent(env_name: str, agent_name: str, env: DiceGameEnv, seed: int | Non
     return classes[agent_name](env, seed=seed)
 
 
-__all__ = ["Agent", "RandomAgent", "SCRIPTED_AGENTS", "SOLVER_AGENTS", "agent_classes", "make_agent"]
+__all__ = ["SCRIPTED_AGENTS", "SOLVER_AGENTS", "Agent", "RandomAgent", "agent_classes", "make_agent"]

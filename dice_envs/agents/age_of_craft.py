@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from dice_envs.agents.base import Agent
 from dice_envs.age_of_craft.data import (
     ATTACK_KINDS,
     BUILDABLE_KINDS,
@@ -49,6 +48,7 @@ from dice_envs.age_of_craft.rules import (
     Step,
     payment,
 )
+from dice_envs.agents.base import Agent
 
 PRODUCTION_GOAL = 4
 """Production cards worth building before turning to points."""

@@ -35,7 +35,7 @@ class Agent(abc.ABC):
     def reset(self) -> None:
         """Forget anything remembered from the previous game."""
 
-    def for_another_game(self) -> "Agent":
+    def for_another_game(self) -> Agent:
         """The agent to play a game alongside this one's: itself, or a copy if it ``remembers``
         (the copy shares everything but what ``reset`` sets, e.g. a solver's tables)."""
         return copy.copy(self) if self.remembers else self

@@ -19,12 +19,10 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
 
-from dice_envs.agents import Agent, make_agent
+from dice_envs.agents import Agent, make_agent, specs
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState
-from dice_envs.agents import specs
-
 
 CHUNK = 65_536
 """Rows per network pass in ``act_batch`` (the exact evaluators ask about every position of a

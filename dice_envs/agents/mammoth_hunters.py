@@ -34,7 +34,7 @@ from dice_envs.mammoth_hunters.rules import (
 EXPECTED_FIRE = 1.0
 """Average value of a face-down fire tile (4 x 0, 5 x 1, 5 x 2)."""
 CARD_WORTH: dict[int, float] = {
-    **{card: 3.0 for card in range(Card.MOOR + 1)},
+    **dict.fromkeys(range(Card.MOOR + 1), 3.0),
     Card.MAMMOTH_AND_HUNTERS: 4.0,
     Card.MAMMOTH: 2.5,
     Card.MAMMOTH_MOVE: 2.0,

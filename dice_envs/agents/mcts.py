@@ -119,7 +119,7 @@ class _Node:
     With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
     for each observation of the searcher after the action (whose ``children`` are the next actions)."""
 
-    __slots__ = ("children", "visits", "total", "available", "priors", "outcomes")
+    __slots__ = ("available", "children", "outcomes", "priors", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}

@@ -34,11 +34,11 @@ from typing import Any
 import numpy as np
 
 import dice_envs
-from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
-from dice_envs.core.engine import ParameterError
 from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.specs import model_path, resolve_model, spec_label
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
 from dice_envs.arena.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
+from dice_envs.core.engine import ParameterError
 
 STORE = Path(str(resources.files("dice_envs.arena").joinpath("ladders")))
 STORED_MODEL = "models/{}.zip"

@@ -44,12 +44,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -60,8 +58,8 @@ from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, make_agent
 from dice_envs.agents.base import Agent
 from dice_envs.agents.mcts import SPEC_NAME as MCTS_NAME
 from dice_envs.agents.mcts import is_search_spec, parse_options
-from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from dice_envs.agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from dice_envs.arena.timing import TimedSearch
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError

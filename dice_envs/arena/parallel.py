@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 
 import dice_envs
 from dice_envs.agents.base import Agent
-from dice_envs.arena.recording import logged_move
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, lineup_at_seats, play_games
+from dice_envs.arena.recording import logged_move
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog

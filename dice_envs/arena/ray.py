@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
-from dice_envs.core.engine import ParameterError
 from dice_envs.arena.parallel import Part, play_part
 from dice_envs.arena.ray_cluster import import_ray
+from dice_envs.core.engine import ParameterError
 
 T = TypeVar("T")
 

@@ -28,13 +28,13 @@ from typing import Any
 
 import dice_envs
 from dice_envs.agents import Agent, make_agent
+from dice_envs.agents.learned import make_agent_from_spec
+from dice_envs.agents.specs import MODEL_PREFIX, model_path, spec_label
+from dice_envs.arena.parallel import LineupBuilder, Part, PartsPlayer, play_logged_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog
-from dice_envs.arena.parallel import LineupBuilder, Part, PartsPlayer, play_logged_part, play_parts, split_games
-from dice_envs.agents.learned import make_agent_from_spec
-from dice_envs.agents.specs import MODEL_PREFIX, model_path, spec_label
 
 ELO_ANCHOR = "random"
 ELO_BASE = 1000.0

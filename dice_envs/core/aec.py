@@ -32,8 +32,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from dice_envs.core.encoding import Encoder
-from dice_envs.core.picture import Scene
 from dice_envs.core.engine import TERMINAL, Game, ParameterError, require_choice, require_int
+from dice_envs.core.picture import Scene
 from dice_envs.core.state import GameState
 
 REWARD_MODES = ("win_loss", "score")
@@ -133,7 +133,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         self._legal: list[int] | None = None
 
     @classmethod
-    def guarded(cls, **kwargs: Any) -> "DiceGameEnv":
+    def guarded(cls, **kwargs: Any) -> DiceGameEnv:
         """The environment with PettingZoo's standard guarantees (what ``env()`` returns)."""
         instance = cls(**kwargs)
         instance._guarded = True
@@ -345,7 +345,7 @@ class _AgentIterator(Iterator[str]):
         self.env = env
         self.remaining = max_iter
 
-    def __iter__(self) -> "_AgentIterator":
+    def __iter__(self) -> _AgentIterator:
         return self
 
     def __next__(self) -> str:

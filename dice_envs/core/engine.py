@@ -110,7 +110,7 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
         self.params = params
 
     @classmethod
-    def from_kwargs(cls, also_valid: Sequence[str] = (), **values: Any) -> "Game[StateT, ParamsT]":
+    def from_kwargs(cls, also_valid: Sequence[str] = (), **values: Any) -> Game[StateT, ParamsT]:
         return cls(cls.params_class.build(cls.name, also_valid, **values))  # type: ignore[arg-type]
 
     @property

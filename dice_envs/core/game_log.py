@@ -117,7 +117,7 @@ class GameLog:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameLog":
+    def from_json(cls, text: str) -> GameLog:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
@@ -125,7 +125,7 @@ class GameLog:
         return cls.from_dict(data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameLog":
+    def from_dict(cls, data: Any) -> GameLog:
         """Read a log back, checking every field's type; ``positions`` checks the moves' legality."""
         if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
             raise GameLogError(f"game log: not a {LOG_FORMAT} (its 'format' field must say so)")

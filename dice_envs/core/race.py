@@ -35,7 +35,7 @@ class Race(GameState):
     winners: list[int]
 
     @classmethod
-    def new(cls, num_players: int) -> "Race":
+    def new(cls, num_players: int) -> Race:
         return cls(
             scores=[0] * num_players,
             current=0,

@@ -474,7 +474,7 @@ class CardRules:
 
 LANDSCAPE = CardRules(begin=ask_option, options=landscape_options, choose=landscape_choose)
 CARD_RULES: dict[int, CardRules] = {
-    **{card: LANDSCAPE for card in LIGHT_CARDS[:6]},
+    **dict.fromkeys(LIGHT_CARDS[:6], LANDSCAPE),
     Card.SWAP: CardRules(begin=swap_begin, sources=swap_sources, swaps=True),
     Card.SHIFT: CardRules(begin=shift_begin, sources=shift_sources, movers=shift_movers),
     Card.MAMMOTH_AND_HUNTERS: CardRules(

@@ -83,7 +83,7 @@ NUM_LIGHT = len(LIGHT_CARDS)
 IS_LIGHT = tuple(card in LIGHT_CARDS for card in Card)
 """By card kind: asked at every card played or put back, so looked up rather than searched."""
 DECK_COUNTS: dict[int, int] = {
-    **{card: 2 for card in LIGHT_CARDS[:6]},
+    **dict.fromkeys(LIGHT_CARDS[:6], 2),
     Card.SWAP: 3,
     Card.SHIFT: 3,
     Card.MAMMOTH_AND_HUNTERS: 3,
@@ -102,7 +102,7 @@ DECK_COUNTS: dict[int, int] = {
     Card.DARK_CULT: 2,
 }
 STONES: dict[int, int] = {
-    **{card: 2 for card in LIGHT_CARDS[:6]},
+    **dict.fromkeys(LIGHT_CARDS[:6], 2),
     Card.SWAP: 1,
     Card.SHIFT: 2,
     Card.MAMMOTH_AND_HUNTERS: 3,

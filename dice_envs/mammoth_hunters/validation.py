@@ -65,7 +65,7 @@ NUM_CARDS = len(Card)
 LANDSCAPES = tuple(Card)[: len(Landscape)]
 PLACE_STEPS = (Step.PLACE, Step.PLACE_FROM, Step.PLACE_WHO)
 CARD_STEPS: dict[int, tuple[Step, ...]] = {
-    **{card: (Step.OPTION, *PLACE_STEPS) for card in LANDSCAPES},
+    **dict.fromkeys(LANDSCAPES, (Step.OPTION, *PLACE_STEPS)),
     Card.SWAP: (Step.FROM, Step.WHO, Step.SWAP_FROM, Step.SWAP_WHO),
     Card.SHIFT: (Step.FROM, Step.WHO, Step.TO),
     Card.MAMMOTH_AND_HUNTERS: (Step.TARGET, Step.MAMMOTH_FROM, *PLACE_STEPS),
@@ -89,7 +89,7 @@ BY_OPPONENT = (Card.DARK_FIRE, Card.REMOVE_2, Card.REMOVE_1, Card.MAMMOTH_REMOVA
 PLACERS = (Card.PLACE_2, Card.PLACE_1)
 """Dark cards each other player carries out in turn."""
 OPTIONS: dict[int, tuple[int, ...]] = {
-    **{card: (0, 1) for card in LANDSCAPES},
+    **dict.fromkeys(LANDSCAPES, (0, 1)),
     Card.MAMMOTH_MOVE: (0, 1),
     Card.MAMMOTH: (0, 1, 2),
     Card.CLUB: (0, 1),
@@ -399,7 +399,7 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
     require_distinct(f"{where}.allowed", effect.allowed)
     for index, code in enumerate(effect.arrived):
         region, owner = divmod(code // 2, MAX_PLAYERS)
-        if not (0 <= code and region < REGIONS and owner < n):
+        if not (code >= 0 and region < REGIONS and owner < n):
             fail(f"{where}.arrived[{index}]", f"is not a hunter's arrival code, got {code}")
     decider = state.players[effect.decider]
 

@@ -23,7 +23,6 @@ spec equal to the teacher's makes a self-play game, both seats recorded.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -37,13 +36,13 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 import dice_envs
 from dice_envs.agents.base import Agent
+from dice_envs.agents.learned import load_policy_with_data, make_agent_from_spec, save_policy
 from dice_envs.agents.mcts import MCTSAgent, is_search_spec
+from dice_envs.arena.parallel import LineupBuilder, Part, check_workers, default_workers, part_seed, play_parts, spec_lineup, split_games
 from dice_envs.arena.play import Decision, GameOutcome, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState
-from dice_envs.arena.parallel import LineupBuilder, Part, check_workers, default_workers, part_seed, play_parts, spec_lineup, split_games
-from dice_envs.agents.learned import load_policy_with_data, make_agent_from_spec, save_policy
 
 PART_GAMES = 25
 """Games per worker task: small enough to report progress and share the work evenly."""

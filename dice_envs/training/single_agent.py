@@ -32,7 +32,6 @@ imported: ``gymnasium.make("dice_envs/DinoHunt-v0", opponents={...})``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -43,11 +42,11 @@ from gymnasium import spaces
 import dice_envs
 from dice_envs.agents import Agent, agent_classes, make_agent
 from dice_envs.agents.mcts import is_search_spec, parse_options
+from dice_envs.agents.specs import model_path
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD, as_action
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
 from dice_envs.core.state import GameState
-from dice_envs.agents.specs import model_path
 
 LEARNER_POLICIES = ("self", "snapshot")
 """Pool entries played by the learner's own policies, supplied by the trainer."""

@@ -52,14 +52,14 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from dice_envs.agents import Agent
+from dice_envs.agents.learned import PolicyAgent, error_reason, load_policy, policy_to_bytes
+from dice_envs.arena.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.training.config import ConfigError, TrainConfig, load_config, save_config
-from dice_envs.training.sb3.masked_dqn import MaskedDQN
-from dice_envs.agents.learned import PolicyAgent, error_reason, load_policy, policy_to_bytes
-from dice_envs.training.single_agent import SingleAgentEnv
 from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
+from dice_envs.training.sb3.masked_dqn import MaskedDQN
+from dice_envs.training.single_agent import SingleAgentEnv
 from dice_envs.training.single_turn import SingleTurnEnv
-from dice_envs.arena.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
 
 if TYPE_CHECKING:
     from dice_envs.training.rllib.trainer import RLlibTrainer

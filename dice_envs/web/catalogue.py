@@ -21,9 +21,9 @@ from typing import Any
 
 import dice_envs
 from dice_envs.agents import SCRIPTED_AGENTS, Agent, make_agent
+from dice_envs.agents.specs import model_path, spec_label
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.agents.specs import model_path, spec_label
 
 
 def default_specs(games: Iterable[str]) -> list[str]:

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-
 import dice_envs
 from dice_envs.agents import Agent
 from dice_envs.arena.recording import agent_move

@@ -11,7 +11,6 @@ import dice_envs
 from dice_envs.core.engine import Game
 from dice_envs.core.state import GameState
 
-
 Case = tuple[str, dict[str, Any]]
 """An environment name and the parameters to create it with."""
 

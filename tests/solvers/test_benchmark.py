@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dice_envs.agents.base import RandomAgent
 from dice_envs import cli
+from dice_envs.agents.base import RandomAgent
 from dice_envs.arena import optimality
 from dice_envs.core.engine import ParameterError
 

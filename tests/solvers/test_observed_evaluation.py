@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import math
 from itertools import product
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from dice_envs.agents.specs import models_directory
 import dice_envs
 from dice_envs.agents.base import Agent
 from dice_envs.agents.solvers import dalek_dice as dalek
 from dice_envs.agents.solvers import dino_hunt as dino
+from dice_envs.agents.specs import models_directory
 from dice_envs.arena.optimality import points_per_turn
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.rules import KEEP_ACTIONS, DalekDiceState, dice_left

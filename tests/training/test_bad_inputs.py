@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.training.conftest import small_config
 from dice_envs.agents.specs import models_directory
-from dice_envs.training.config import configs_directory
 from dice_envs.cli import main
-from dice_envs.training.config import ConfigError, config_from_dict, load_config
+from dice_envs.training.config import ConfigError, config_from_dict, configs_directory, load_config
 from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
+from tests.training.conftest import small_config
 
 ROOT = Path(__file__).resolve().parents[2]
 PPO_CONFIG = configs_directory() / "dino_hunt" / "ppo.yaml"

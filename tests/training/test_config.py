@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.training.conftest import small_config
-from dice_envs.training.config import configs_directory
 from dice_envs.cli import main
-from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, config_from_dict, load_config, save_config
+from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, config_from_dict, configs_directory, load_config, save_config
+from tests.training.conftest import small_config
 
 CONFIG_FILES = sorted((configs_directory()).glob("*/*.yaml"))
 

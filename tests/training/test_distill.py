@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 import torch as th
 
-from dice_envs.agents.specs import models_directory
 import dice_envs
 from dice_envs.agents import make_agent
+from dice_envs.agents.learned import load_policy, make_agent_from_spec, save_policy
+from dice_envs.agents.specs import models_directory
 from dice_envs.arena.play import play_games
+from dice_envs.cli import main as cli
 from dice_envs.training.distill import (
     Dataset,
     collect,
@@ -22,8 +24,6 @@ from dice_envs.training.distill import (
     teacher_parts,
     train,
 )
-from dice_envs.agents.learned import load_policy, make_agent_from_spec, save_policy
-from dice_envs.cli import main as cli
 
 ENV = "dice_age_v0"
 TEACHER = "mcts:simulations=4"

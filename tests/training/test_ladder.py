@@ -8,14 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
-from dice_envs.core.engine import ParameterError
-from dice_envs.agents import specs
-from dice_envs.agents import specs
-from dice_envs.arena import ladder as ladders
-from dice_envs.cli import main
 from dice_envs.arena.ladder import LADDERS, Ladder, build_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
 from dice_envs.arena.tournament import Entrant, entrant_from_spec
+from dice_envs.cli import main
+from dice_envs.core.engine import ParameterError
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = Ladder("dino_hunt_v0", ("random", "two_footprints", "cup_counter"), games=30, agent_games=30)

@@ -11,8 +11,8 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
 from dice_envs.agents.learned import PolicyAgent, policy_to_bytes
+from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
 from dice_envs.training.single_agent import SingleAgentEnv
 
 N_ENVS = 6

@@ -8,11 +8,11 @@ import pytest
 import dice_envs
 from dice_envs.agents import make_agent
 from dice_envs.agents.base import Agent
+from dice_envs.arena.parallel import Part, play_parts, split_games
 from dice_envs.arena.play import format_standings, play_games, play_match, standings_from
+from dice_envs.cli import main
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.cli import main
-from dice_envs.arena.parallel import Part, play_parts, split_games
 
 
 def test_games_split_into_contiguous_near_equal_runs() -> None:

@@ -8,10 +8,10 @@ import torch as th
 from sb3_contrib import MaskablePPO
 
 import dice_envs
-from tests.conformance.playouts import random_playout
-from dice_envs.training.sb3.masked_dqn import MaskedDQN
 from dice_envs.agents.learned import PolicyAgent, load_model_agent
+from dice_envs.training.sb3.masked_dqn import MaskedDQN
 from dice_envs.training.single_agent import SingleAgentEnv
+from tests.conformance.playouts import random_playout
 
 
 def positions(env_name: str, games: int = 3) -> tuple[dice_envs.DiceGameEnv, np.ndarray, np.ndarray]:

@@ -12,10 +12,10 @@ from types import ModuleType
 import pytest
 
 from dice_envs.agents.specs import models_directory
-from dice_envs.core.engine import ParameterError
-from dice_envs.cli import main
 from dice_envs.arena.parallel import Part, split_games
 from dice_envs.arena.ray_cluster import EMBEDDED_ENVIRONMENT, cluster_address, connect, ray_environment
+from dice_envs.cli import main
+from dice_envs.core.engine import ParameterError
 
 AGENTS = ["random", "two_footprints", "cup_counter"]
 

@@ -23,16 +23,16 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
-from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
-from dice_envs.core.engine import ParameterError
-from tests.training.conftest import ENV_NAMES
-from tests.training.test_policy_agent import positions
-from dice_envs.cli import main
 from dice_envs.agents.learned import load_model_agent
 from dice_envs.arena.ray_cluster import LOOPBACK, connect
+from dice_envs.cli import main
+from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
+from dice_envs.core.engine import ParameterError
 from dice_envs.training.rllib.env import ACTION_MASK, ALL, OBSERVATIONS, RLlibDiceEnv
 from dice_envs.training.rllib.export import export_rllib_module
 from dice_envs.training.rllib.module import MASKED_LOGIT, ActionMaskingPPOModule
+from tests.training.conftest import ENV_NAMES
+from tests.training.test_policy_agent import positions
 
 GAME = "dino_hunt_v0"
 TINY_NET = {"fcnet_hiddens": [32, 32], "vf_share_layers": False}

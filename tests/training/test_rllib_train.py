@@ -20,18 +20,17 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from dice_envs.agents.specs import models_directory
-from dice_envs.training.config import configs_directory
 import dice_envs
 from dice_envs.agents.dino_hunt import CupCounter
-from dice_envs.core.engine import ParameterError
-from tests.training.conftest import ENV_NAMES
-from dice_envs.training.config import ConfigError, config_from_dict, config_to_dict
 from dice_envs.agents.learned import SeatPoliciesAgent, agent_from_bytes, load_model_agent, load_policy, policy_to_bytes, seat_policies_to_bytes
+from dice_envs.agents.specs import models_directory
 from dice_envs.arena.ray_cluster import connect
+from dice_envs.core.engine import ParameterError
+from dice_envs.training.config import ConfigError, config_from_dict, config_to_dict, configs_directory
 from dice_envs.training.rllib.env import ACTION_MASK, ALL, RLlibDiceEnv
 from dice_envs.training.rllib.trainer import RLlibTrainer, ppo_config
 from dice_envs.training.trainer import LearnerPool, RunPaths, first_state, resume_run, start_run
+from tests.training.conftest import ENV_NAMES
 
 GAME = "dino_hunt_v0"
 DEFAULT_MODEL = models_directory() / "dino_hunt_ppo.zip"

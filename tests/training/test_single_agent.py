@@ -11,10 +11,10 @@ from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import dice_envs
-import dice_envs.training  # noqa: F401 - registers the Gymnasium ids
+import dice_envs.training
+from dice_envs import gymnasium_id
 from dice_envs.agents import agent_classes
 from dice_envs.core.engine import ParameterError
-from dice_envs import gymnasium_id
 from dice_envs.training.single_agent import SingleAgentEnv
 
 ENV_NAMES = dice_envs.list_envs()

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from tests.training.conftest import small_config
 from dice_envs.training.config import ConfigError, config_from_dict
 from dice_envs.training.single_turn import SingleTurnEnv
 from dice_envs.training.trainer import start_run
+from tests.training.conftest import small_config
 
 RACE_GAMES = ("dino_hunt_v0", "dalek_dice_v0")
 

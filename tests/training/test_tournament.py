@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from dice_envs.agents.specs import models_directory
 import dice_envs
 from dice_envs.agents import agent_classes
-from dice_envs.arena.play import Standing
-from dice_envs.core.engine import ParameterError
-from tests.training.conftest import small_config
-from dice_envs.cli import main
-from dice_envs.training.config import config_from_dict
 from dice_envs.agents.learned import load_policy, policy_from_bytes, policy_to_bytes
+from dice_envs.agents.specs import models_directory
+from dice_envs.arena.play import Standing
 from dice_envs.arena.tournament import Pairing, bradley_terry_elo, entrant_from_spec, run_tournament, to_markdown
+from dice_envs.cli import main
+from dice_envs.core.engine import ParameterError
+from dice_envs.training.config import config_from_dict
 from dice_envs.training.trainer import start_run
+from tests.training.conftest import small_config
 
 
 def pairing(first: str, second: str, first_wins: int, second_wins: int, shared: int = 0) -> Pairing:

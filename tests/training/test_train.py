@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import dice_envs
-from tests.training.conftest import ALGORITHMS, ENV_NAMES, small_config
+from dice_envs.agents.learned import PolicyAgent, load_policy
 from dice_envs.cli import main
 from dice_envs.training.config import ConfigError, config_from_dict
-from dice_envs.agents.learned import PolicyAgent, load_policy
 from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
+from tests.training.conftest import ALGORITHMS, ENV_NAMES, small_config
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)

@@ -12,13 +12,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from dice_envs.agents.specs import models_directory
 import dice_envs
 import dice_envs.web.replay
+from dice_envs.agents.specs import models_directory
 from dice_envs.arena.recording import play_logged_game
+from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.game_log import GameLog, GameLogError, Move
-from dice_envs.cli import main
 from dice_envs.web.replay import replay_data, replay_html, shared_lines
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ import pytest
 import dice_envs
 from dice_envs.core.game_log import GameLog
 from dice_envs.web.catalogue import AgentCatalogue
-from tools.browser import served
 from dice_envs.web.server import create_app
+from tools.browser import served
 
 pytestmark = pytest.mark.browser
 ENV_NAMES = dice_envs.list_envs()

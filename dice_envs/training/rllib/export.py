@@ -39,8 +39,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 import dice_envs
-from dice_envs.core.engine import ParameterError
 from dice_envs.agents.learned import constant_zero, save_policy
+from dice_envs.core.engine import ParameterError
 
 CHECK_OBSERVATIONS = 256
 """Observations sampled from the game's space to compare the copy with the module."""

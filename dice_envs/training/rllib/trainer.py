@@ -54,10 +54,10 @@ from stable_baselines3.common.policies import BasePolicy
 from torch.utils.tensorboard import SummaryWriter
 
 from dice_envs.agents import Agent
-from dice_envs.core.aec import DiceGameEnv
-from dice_envs.training.config import RLlibPPOHyperparameters, TrainConfig
 from dice_envs.agents.learned import PolicyAgent, SeatPoliciesAgent, policy_to_bytes, save_policy, seat_policies_to_bytes
 from dice_envs.arena.ray_cluster import connect
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.training.config import RLlibPPOHyperparameters, TrainConfig
 from dice_envs.training.rllib.env import RLlibDiceEnv
 from dice_envs.training.rllib.export import module_as_policy
 from dice_envs.training.rllib.module import ActionMaskingPPOModule
