@@ -129,7 +129,8 @@ def demo_command(args: argparse.Namespace) -> None:
 
 def train_command(args: argparse.Namespace) -> None:
     from dice_envs.training.config import load_config
-    from dice_envs.training.trainer import TrainingInterrupted, print_final, resume_run, start_run
+    from dice_envs.training.runs import resume_run, start_run
+    from dice_envs.training.trainer import TrainingInterrupted, print_final
 
     if (args.config is None) == (args.resume is None):
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")

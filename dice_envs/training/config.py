@@ -26,7 +26,7 @@ from dice_envs.agents import agent_classes
 from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.specs import model_path
 from dice_envs.core.engine import ParameterError
-from dice_envs.training.single_agent import require_race_game, validate_opponents
+from dice_envs.training.opponents import require_race_game, validate_opponents
 
 ALGORITHMS = ("ppo", "dqn", "rllib_ppo")
 SB3_ONLY_KEYS = ("n_envs", "vec_env", "episode", "init_policy")

@@ -29,7 +29,8 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.training.config import ConfigError, config_from_dict, config_to_dict, configs_directory
 from dice_envs.training.rllib.env import ACTION_MASK, ALL, RLlibDiceEnv
 from dice_envs.training.rllib.trainer import RLlibTrainer, ppo_config
-from dice_envs.training.trainer import LearnerPool, RunPaths, first_state, resume_run, start_run
+from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.trainer import LearnerPool, RunPaths, first_state
 from tests.training.conftest import ENV_NAMES
 
 GAME = "dino_hunt_v0"

@@ -12,8 +12,9 @@ from dice_envs.agents.learned import load_policy
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
 from dice_envs.training.config import ConfigError, config_from_dict
+from dice_envs.training.runs import start_run
+from dice_envs.training.sb3.trainer import build_model, load_initial_policy, make_training_env
 from dice_envs.training.single_agent import SingleAgentEnv
-from dice_envs.training.trainer import build_model, load_initial_policy, make_training_env, start_run
 from tests.training.conftest import small_config
 
 

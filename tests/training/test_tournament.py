@@ -17,7 +17,7 @@ from dice_envs.arena.tournament import Pairing, bradley_terry_elo, entrant_from_
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.config import config_from_dict
-from dice_envs.training.trainer import start_run
+from dice_envs.training.runs import start_run
 from tests.training.conftest import small_config
 
 

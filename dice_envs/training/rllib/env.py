@@ -7,7 +7,7 @@ environment does not take.  This adapter wraps the game's AEC environment direct
 
 - ``possible_agents`` are the game's ``player_0 .. player_{n-1}``; the agents of an episode
   (``agents``) are the seats the learning policies play, the others are played inside the
-  environment by an opponent pool, as in ``training.single_agent``;
+  environment by an opponent pool (``dice_envs.training.opponents``), as in ``training.single_agent``;
 - one agent acts at a time, and only it gets an observation,
   ``{"observations": float32 vector, "action_mask": float32 0/1 vector}``;
 - each agent's rewards are accumulated from the moment it acts until it next gets an
@@ -60,7 +60,7 @@ import dice_envs
 from dice_envs.agents import Agent
 from dice_envs.core.aec import DiceGameEnv, as_action
 from dice_envs.core.engine import ParameterError, require_choice
-from dice_envs.training.single_agent import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game, learner_won
+from dice_envs.training.opponents import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game, learner_won
 
 ENV_NAME_KEY = "env_name"
 ILLEGAL_MOVES_KEY = "illegal_moves"
