@@ -39,7 +39,7 @@ from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
-from dice_envs.core.game_log import GameLog, GameLogError
+from dice_envs.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
 
 

@@ -8,7 +8,7 @@ RLlib's PPO on its current API stack (``EnvRunner``s and ``Learner``s) over
 network, so no illegal action is ever sampled.  ``ray.policies`` is ``shared`` (one module, id
 ``shared``, plays every learner seat) or ``per_seat`` (module ``seat_k`` plays seat k).
 
-The opponent pool has the single-agent view's semantics (``training.single_agent``): every game
+The opponent pool (``dice_envs.training.opponents``) has the single-agent view's semantics: every game
 the learner takes ``learner_seat`` and every other seat is drawn from ``opponents`` by weight;
 scripted agents, ``model:PATH`` and ``snapshot`` (a frozen earlier learner: every
 ``self_play.snapshot_interval`` steps the learner joins the pool, which keeps the last
