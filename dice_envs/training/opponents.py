@@ -23,7 +23,7 @@ from dice_envs.agents import Agent, agent_classes, make_agent
 from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.specs import model_path
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.race import draw_start_scores
+from dice_envs.core.race import Race, draw_start_scores
 
 LEARNER_POLICIES = ("self", "snapshot")
 """Pool entries played by the learner's own policies, supplied by the trainer."""
@@ -79,7 +79,9 @@ def deal_game(game_env: dice_envs.DiceGameEnv, rng: np.random.Generator, learner
     seat = int(rng.integers(game_env.game.num_players)) if learner_seat == "random" else int(learner_seat)
     game_env.reset(seed=int(rng.integers(2**31)))
     if random_start_scores and rng.random() < random_start_scores:
-        draw_start_scores(game_env.game_state.race, game_env.game.params.target_score, rng)
+        race = getattr(game_env.game_state, "race", None)
+        assert isinstance(race, Race), "random_start_scores is checked to be for a race game"
+        draw_start_scores(race, game_env.game.params.target_score, rng)
     return seat
 
 

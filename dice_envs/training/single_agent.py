@@ -197,7 +197,7 @@ class SingleAgentEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Legal actions of the learner's pending decision (all ``False`` once the game is over)."""
         return self._mask.copy()
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]  # Gymnasium returns an unbound type variable: no real type matches
         """The game as text (``ansi``, ``human``) or as a frame of the picture seen from the
         learner's seat (``rgb_array``): what the learner may see, opponents' hidden things face
         down.  A ``render_view`` in ``env_kwargs`` (``"spectator"``: everything) fixes the view instead."""

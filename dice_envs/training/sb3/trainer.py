@@ -43,7 +43,7 @@ def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
     single turns, and ``vec_env: subproc``, use Stable-Baselines3's own vectorisation.  The
     monitor sits inside the reward scale, so the logged returns stay unscaled."""
     if config.episode == "turn":
-        env_kwargs = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
+        env_kwargs: dict[str, Any] = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
         vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
         env = make_vec_env(SingleTurnEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls)
     else:
