@@ -208,5 +208,5 @@ def test_a_damaged_checkpoint_or_config_is_one_line_on_resume(tmp_path: Path) ->
     with pytest.raises(ConfigError, match="is damaged \\(JSONDecodeError: "):
         resume_run(run_dir, progress=False)
     (run_dir / "config.yaml").write_text("env: [unclosed\n")
-    with pytest.raises(ConfigError, match="config.yaml: not valid YAML"):
+    with pytest.raises(ConfigError, match=r"config.yaml: not valid YAML"):
         resume_run(run_dir, progress=False)

@@ -124,7 +124,7 @@ def test_per_seat_blobs_play_each_seat_with_its_own_policy() -> None:
     masks = np.zeros((4, env.env.action_space("player_0").n), dtype=np.int8)
     masks[:, 0] = 1
     assert agent.act_in([None] * 4, [0, 1, 1, 0], observations, masks).tolist() == [0, 0, 0, 0]
-    with pytest.raises(ParameterError, match="needs a policy for each seat 0..1, got seats \\[0\\]"):
+    with pytest.raises(ParameterError, match=r"needs a policy for each seat 0..1, got seats \[0\]"):
         SeatPoliciesAgent(env.env, {0: policy})
 
 
@@ -141,11 +141,11 @@ def test_rllib_configs_take_their_own_keys_and_say_which_keys_are_not_theirs() -
         config_from_dict({**ppo, "algorithm": "ppo", "ray": {}})
     with pytest.raises(ConfigError, match="batch_size \\(the minibatch\\) must be from 1 to train_batch_size \\(150\\), got 200"):
         config_from_dict(tiny_config(hyperparameters={"train_batch_size": 150, "batch_size": 200}))
-    with pytest.raises(ConfigError, match="unknown key 'hyperparameters.n_steps'"):
+    with pytest.raises(ConfigError, match=r"unknown key 'hyperparameters.n_steps'"):
         config_from_dict(tiny_config(hyperparameters={"n_steps": 64}))
-    with pytest.raises(ConfigError, match="ray.policies must be one of 'shared', 'per_seat'"):
+    with pytest.raises(ConfigError, match=r"ray.policies must be one of 'shared', 'per_seat'"):
         config_from_dict(tiny_config(ray={"policies": "each"}))
-    with pytest.raises(ConfigError, match="ray.num_env_runners must not be negative"):
+    with pytest.raises(ConfigError, match=r"ray.num_env_runners must not be negative"):
         config_from_dict(tiny_config(ray={"num_env_runners": -1}))
 
 
@@ -182,7 +182,7 @@ def test_every_game_trains_with_the_pool_and_exports_a_playable_model(embedded_r
     result = start_run(config_from_dict(tiny_config(env_name)), run_dir=tmp_path / "run", progress=False)
     run = metrics(result.run_dir)
     assert run["algorithm"] == "rllib_ppo" and run["num_timesteps"] >= 300 and run["training_episodes"] >= 1
-    assert [record["step"] for record in run["evaluations"]][0] == 0 and set(run["final"]) == {"random"}
+    assert run["evaluations"][0]["step"] == 0 and set(run["final"]) == {"random"}
     pool = sorted(path.name for path in (result.run_dir / "checkpoints" / "latest" / "pool").iterdir())
     assert pool == ["current.pt", "snapshot_000.pt", "snapshot_001.pt"]  # pool_size 2: the oldest left
     game = dice_envs.make(env_name)

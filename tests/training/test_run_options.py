@@ -68,7 +68,7 @@ def test_init_policy_of_another_network_or_algorithm_is_refused(tmp_path: Path) 
     first = start_run(config_from_dict(small_config("dino_hunt_v0", "ppo")), run_dir=tmp_path / "first", progress=False)
     saved = str(first.run_dir / "model.zip")
     wider = config_from_dict(small_config("dino_hunt_v0", "ppo", init_policy=saved, policy={"net_arch": [48, 48]}))
-    with pytest.raises(ConfigError, match="another network.*size mismatch"):
+    with pytest.raises(ConfigError, match=r"another network.*size mismatch"):
         start_run(wider, run_dir=tmp_path / "wider", progress=False)
     dqn = config_from_dict(small_config("dino_hunt_v0", "dqn", init_policy=saved))
     with pytest.raises(ConfigError, match="holds a MaskableActorCriticPolicy; this config trains a"):
@@ -102,7 +102,7 @@ def test_random_start_scores_start_that_fraction_of_games_below_the_target(env_n
             assert all(0 <= score < target for score in start)
             done = False
             while not done:
-                _, _, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+                _, _, done, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
                 assert not truncated
             final = env.game_env.game_state.race.scores
             assert all(end >= begin for begin, end in zip(start, final)) and max(final) >= target

@@ -136,7 +136,7 @@ def test_exported_policy_is_smaller_and_plays_the_same(dino_model: Path, tmp_pat
     mask = np.ones((8, 2), dtype=bool)
     original, copy = load_policy(dino_model), load_policy(exported)
     assert (original.predict(observation, deterministic=True, action_masks=mask)[0] == copy.predict(observation, deterministic=True, action_masks=mask)[0]).all()
-    with pytest.raises(ParameterError, match="not a saved Stable-Baselines3 model|no model file"):
+    with pytest.raises(ParameterError, match=r"not a saved Stable-Baselines3 model|no model file"):
         load_policy(tmp_path / "nothing.zip")
 
 
