@@ -62,7 +62,7 @@ def sb3_rate(env_name: str, steps: int) -> float:
     import torch
 
     from benchmarks.training_throughput import benchmark_config, measure
-    from dice_envs.training.trainer import make_training_env
+    from dice_envs.training.sb3.trainer import make_training_env
 
     torch.set_num_threads(1)
     config = benchmark_config(env_name, "ppo", steps, "random")

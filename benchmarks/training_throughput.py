@@ -40,8 +40,8 @@ from stable_baselines3.common.vec_env import VecEnv
 import dice_envs
 from dice_envs.agents.learned import policy_to_bytes
 from dice_envs.training.config import TrainConfig, config_from_dict
+from dice_envs.training.sb3.trainer import build_model, make_training_env
 from dice_envs.training.single_agent import SingleAgentEnv
-from dice_envs.training.trainer import build_model, make_training_env
 
 SETTINGS: dict[str, dict[str, Any]] = {
     "ppo": {"n_steps": 256},

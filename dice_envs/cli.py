@@ -34,12 +34,12 @@ from dice_envs import gymnasium_id
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes
 from dice_envs.agents.mcts import MCTSAgent
 from dice_envs.agents.specs import model_path, spec_label
-from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_parts, spec_lineup, split_games
+from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, spec_lineup, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
-from dice_envs.core.game_log import GameLog, GameLogError
+from dice_envs.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
 
 
@@ -110,7 +110,7 @@ def match_command(args: argparse.Namespace) -> None:
         Part(args.env, lineup, first, count, number, args.seed, args.batch_size, params)
         for number, (first, count) in enumerate(split_games(args.games, args.workers))
     ]
-    outcomes = [outcome for played in play_parts(parts, args.workers) for outcome in played]
+    outcomes = [outcome for played in play_parts(parts, args.workers, play_part) for outcome in played]
     print(format_standings(standings_from(outcomes, numbered_labels([spec_label(spec) for spec in args.agents]))))
 
 
@@ -129,7 +129,8 @@ def demo_command(args: argparse.Namespace) -> None:
 
 def train_command(args: argparse.Namespace) -> None:
     from dice_envs.training.config import load_config
-    from dice_envs.training.trainer import TrainingInterrupted, print_final, resume_run, start_run
+    from dice_envs.training.runs import resume_run, start_run
+    from dice_envs.training.trainer import TrainingInterrupted, print_final
 
     if (args.config is None) == (args.resume is None):
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
@@ -496,11 +497,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Their options are their modules' own (the module docstrings list them), read when the command runs:
     # building this parser imports neither module, and distill's imports torch.
-    for name, summary, command in (
+    for name, summary, run in (
         ("optimality", "how far from optimal an agent plays Dino Hunt and Dalek Dice, against the exact solvers", optimality_command),
         ("distill", "train a policy to play as a search does: the search's games as targets (the train extra)", distill_command),
     ):
-        commands.add_parser(name, help=summary, add_help=False).set_defaults(run=command, module_options=True)
+        commands.add_parser(name, help=summary, add_help=False).set_defaults(run=run, module_options=True)
     return parser
 
 

@@ -119,7 +119,7 @@ def test_it_is_a_training_opponent_searching_each_environments_own_game() -> Non
 
 def test_specs_are_checked_where_agents_are_named(capsys: pytest.CaptureFixture[str]) -> None:
     from dice_envs.cli import main
-    from dice_envs.training.single_agent import validate_opponents
+    from dice_envs.training.opponents import validate_opponents
 
     validate_opponents("dino_hunt_v0", {"mcts:simulations=10,rollout=cup_counter": 1.0})
     with pytest.raises(ParameterError, match="mcts: simulations must be a number"):

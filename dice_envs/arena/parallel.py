@@ -30,7 +30,7 @@ from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, line
 from dice_envs.arena.recording import logged_move
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.game_log import GameLog
+from dice_envs.game_log import GameLog
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ import numpy as np
 import dice_envs
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
-from dice_envs.core.game_log import GameLog, Move
+from dice_envs.game_log import GameLog, Move
 
 
 def logged_move(agent: Agent, seat: int, action: int, observation: np.ndarray, action_mask: np.ndarray) -> Move:

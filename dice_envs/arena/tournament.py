@@ -34,7 +34,7 @@ from dice_envs.arena.parallel import LineupBuilder, Part, PartsPlayer, play_logg
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.game_log import GameLog
+from dice_envs.game_log import GameLog
 
 ELO_ANCHOR = "random"
 ELO_BASE = 1000.0

@@ -125,7 +125,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
             )
             for agent in self.possible_agents
         }
-        self._action_spaces = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Discrete] = {agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents}
         self.np_random, self.np_random_seed = seeding.np_random()
         self._guarded = False
         self._has_reset = False

@@ -17,6 +17,13 @@ from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
 S = TypeVar("S", bound="GameState")
+R = TypeVar("R")
+
+
+def _per_class(function: Callable[[type], R]) -> Callable[[type], R]:
+    """``functools.cache`` for a function of a class, typed as one of ``type``: mypy takes a
+    dataclass class object for unhashable (its instances are: ``eq`` without ``frozen``)."""
+    return cache(function)
 
 
 class StateFormatError(ValueError):
@@ -37,8 +44,8 @@ class GameState:
         ``clone``, so that later calls go straight to it: search clones a state per simulated
         step, the engines' hottest path."""
         cls = type(self)
-        copier = _cloner(cls)
-        cls.clone = copier  # type: ignore[method-assign]
+        copier: Callable[[S], S] = _cloner(cls)
+        cls.clone = copier  # type: ignore[method-assign, assignment]  # replaced on the class at run time, as __init_subclass__ does
         return copier(self)
 
     def to_dict(self) -> dict[str, Any]:
@@ -67,8 +74,8 @@ class GameState:
         return cls.from_dict(json.loads(text))
 
 
-@cache
-def _cloner(cls: type[S]) -> Callable[[S], S]:
+@_per_class
+def _cloner(cls: type) -> Callable[[Any], Any]:
     """A function that deep-copies a ``cls`` instance, written out field by field from the field
     types: immutable values (numbers, strings, enums, tuples of them) are shared, a list of them
     is copied with one slice, nested states and lists call their own copiers.  Generated code,
@@ -135,12 +142,12 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__} in a game state: {value!r}")
 
 
-@cache
+@_per_class
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(cls))
 
 
-@cache
+@_per_class
 def _field_types(cls: type) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     return {field.name: hints[field.name] for field in dataclasses.fields(cls)}

@@ -26,7 +26,7 @@ from dice_envs.agents import agent_classes
 from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.specs import model_path
 from dice_envs.core.engine import ParameterError
-from dice_envs.training.single_agent import require_race_game, validate_opponents
+from dice_envs.training.opponents import require_race_game, validate_opponents
 
 ALGORITHMS = ("ppo", "dqn", "rllib_ppo")
 SB3_ONLY_KEYS = ("n_envs", "vec_env", "episode", "init_policy")
@@ -459,16 +459,16 @@ def _validate(config: TrainConfig, source: str) -> None:
 
 def _validate_models(config: TrainConfig, source: str) -> None:
     """Every model the config names must be a readable saved model: a clear error now, not in training."""
-    models = {"init_policy": config.init_policy} if config.init_policy else {}
+    models: dict[str, str | Path] = {"init_policy": config.init_policy} if config.init_policy else {}
     for key, specs in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
         models.update({f"{key} {spec!r}": path for spec in specs if (path := model_path(spec)) is not None})
     if not models:
         return
     from dice_envs.agents.learned import check_model  # imports torch: only for configs that name a model
 
-    for key, path in models.items():
+    for key, model in models.items():
         try:
-            check_model(path)
+            check_model(model)
         except ParameterError as error:
             raise ConfigError(f"{source}: {key}: {error}") from None
 

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 import torch as th
+from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 import dice_envs
@@ -72,7 +73,8 @@ class Dataset:
         return (self.observations, self.masks, self.targets, self.actions, self.values, self.games)
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, **dict(zip(DATA_FIELDS, self._arrays())))
+        arrays: dict[str, Any] = dict(zip(DATA_FIELDS, self._arrays()))  # Any: numpy's stub checks them against allow_pickle too
+        np.savez_compressed(path, **arrays)
 
     @staticmethod
     def load(path: str | Path) -> Dataset:
@@ -232,7 +234,8 @@ def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCri
         }
         policy = MaskableActorCriticPolicy(data["observation_space"], data["action_space"], lambda _: 0.0, **data["policy_kwargs"])
     expected = (env.encoder.layout.size, env.game.num_actions)
-    if (policy.observation_space.shape[0], policy.action_space.n) != expected:
+    observation_space, action_space = policy.observation_space, policy.action_space
+    if not (isinstance(observation_space, spaces.Box) and isinstance(action_space, spaces.Discrete)) or (observation_space.shape[0], action_space.n) != expected:
         raise ParameterError(f"model {init!r} does not fit {env.metadata['name']} (observations and actions differ)")
     return policy.to("cpu"), data
 
@@ -241,6 +244,7 @@ def forward(policy: MaskableActorCriticPolicy, observations: th.Tensor, masks: t
     """Masked log-probabilities and value estimates, as ``PolicyAgent`` computes them (with gradients)."""
     actor = policy.extract_features(observations, policy.pi_features_extractor)
     critic = policy.extract_features(observations, policy.vf_features_extractor)
+    assert isinstance(actor, th.Tensor) and isinstance(critic, th.Tensor), "a shared features extractor (sb3's default) gives one tensor"
     logits = policy.action_net(policy.mlp_extractor.forward_actor(actor)).masked_fill(~masks, -th.inf)
     return th.log_softmax(logits, dim=1), policy.value_net(policy.mlp_extractor.forward_critic(critic)).squeeze(1)
 

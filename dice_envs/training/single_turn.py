@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from dice_envs.core.aec import ILLEGAL_MOVE_REWARD
-from dice_envs.training.single_agent import SingleAgentEnv, require_race_game
+from dice_envs.training.opponents import require_race_game
+from dice_envs.training.single_agent import SingleAgentEnv
 
 LEARNER_SEAT = 0
 

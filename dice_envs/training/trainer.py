@@ -1,8 +1,8 @@
-"""Training runs, with everything a run keeps: MaskablePPO or masked DQN on the single-agent view
-(``SB3Trainer``), or multi-agent PPO on RLlib (``algorithm: rllib_ppo``, ``dice_envs.training.rllib.trainer``).
-
-    result = start_run(load_config("dice_envs/configs/dino_hunt/ppo.yaml"))     # runs/dino_hunt_ppo-<time>/
-    result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
+"""What a training run keeps, whatever learns: the run directory, checkpoints, metrics, periodic
+evaluations, the learning curve and the final tournament (``Trainer``).  A backend subclasses
+``Trainer`` to say how to learn, play and save its learner: ``dice_envs.training.sb3.trainer``
+(MaskablePPO, masked DQN), ``dice_envs.training.rllib.trainer`` (``algorithm: rllib_ppo``).
+``dice_envs.training.runs`` starts and resumes runs.
 
 A run directory holds::
 
@@ -28,59 +28,29 @@ from __future__ import annotations
 import abc
 import collections
 import dataclasses
-import functools
 import json
 import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only: runs on machines without a display
 import matplotlib.pyplot as plt
-import torch as th
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.base_class import BaseAlgorithm
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.off_policy_algorithm import OffPolicyAlgorithm
-from stable_baselines3.common.utils import LinearSchedule
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 from dice_envs.agents import Agent
-from dice_envs.agents.learned import PolicyAgent, error_reason, load_policy, policy_to_bytes
+from dice_envs.agents.learned import error_reason
 from dice_envs.arena.tournament import Entrant, TournamentResult, entrant_from_spec, format_table, run_tournament, save_result
 from dice_envs.core.aec import DiceGameEnv
-from dice_envs.training.config import ConfigError, TrainConfig, load_config, save_config
-from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
-from dice_envs.training.sb3.masked_dqn import MaskedDQN
-from dice_envs.training.single_agent import SingleAgentEnv
-from dice_envs.training.single_turn import SingleTurnEnv
+from dice_envs.training.config import ConfigError, TrainConfig
 
-if TYPE_CHECKING:
-    from dice_envs.training.rllib.trainer import RLlibTrainer
-
-ALGORITHM_CLASSES: dict[str, type[BaseAlgorithm]] = {"ppo": MaskablePPO, "dqn": MaskedDQN}
-ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
 LEARNER = "learner"
 RECENT_EPISODES = 200
 """Training episodes behind the progress bar's live win rate."""
-RESUMABLE_KEYS = (
-    "total_timesteps",
-    "checkpoint_interval",
-    "ray.num_env_runners",
-    "ray.num_envs_per_env_runner",
-    "ray.num_cpus_per_env_runner",
-    "ray.num_cpus",
-)
-RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
-"""Keys that may change when a run resumes; the rest are baked into the saved model."""
-RUN_FILES = frozenset({"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "evaluation.json", "evaluation.md"})
-"""What a run writes in its directory besides ``config.yaml`` and its models (``model*.zip``)."""
 EVALUATION_SEED_OFFSET = 1
 """Periodic evaluations use seeds from ``seed + 1``; the final tournament from ``seed``."""
 
@@ -140,56 +110,6 @@ class RunResult:
     elapsed_s: float
 
 
-# ------------------------------------------------------------ entry points
-def start_run(
-    config: TrainConfig,
-    runs_root: Path = Path("runs"),
-    run_dir: Path | None = None,
-    progress: bool = True,
-    ray_address: str | None = None,
-) -> RunResult:
-    """Train ``config`` from scratch in a new run directory, then evaluate the final model.
-    ``ray_address``: the Ray cluster an ``rllib_ppo`` run joins (else ``RAY_ADDRESS``, else an
-    embedded Ray).
-
-    A start that fails (before training begins) leaves nothing behind: the directories it made
-    are removed, one that existed (empty) before is left empty."""
-    check_ray_address(config, ray_address)
-    root = run_dir or _new_run_dir(runs_root, config.name)
-    if root.exists() and any(root.iterdir()):
-        raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
-    created = [folder for folder in (root, *root.parents) if not folder.exists()]  # the run's, and runs/ if new
-    paths = RunPaths(root)
-    try:
-        paths.checkpoints.mkdir(parents=True, exist_ok=True)
-        save_config(config, paths.config)
-        trainer = _fresh_trainer(config, paths, progress, ray_address)
-    except BaseException:
-        _clear_run_dir(paths)
-        paths.config.unlink(missing_ok=True)
-        for folder in created:
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
-        raise
-    return trainer.run()
-
-
-def check_ray_address(config: TrainConfig, ray_address: str | None) -> None:
-    if ray_address is not None and config.algorithm != "rllib_ppo":
-        raise ConfigError(f"--address names a Ray cluster, which only algorithm rllib_ppo trains on (this config: {config.algorithm})")
-
-
-def rllib_trainer_class() -> type[RLlibTrainer]:
-    """``dice_envs.training.rllib.trainer.RLlibTrainer``, imported only for ``rllib_ppo`` runs: one clear line
-    naming the extra where Ray is not installed."""
-    from dice_envs.arena.ray_cluster import import_ray
-
-    import_ray()
-    from dice_envs.training.rllib.trainer import RLlibTrainer
-
-    return RLlibTrainer
-
-
 def first_state(config: TrainConfig) -> TrainingState:
     """The schedule of a run at step 0."""
     return TrainingState(
@@ -197,74 +117,6 @@ def first_state(config: TrainConfig) -> TrainingState:
         next_snapshot=config.self_play.snapshot_interval,
         next_sync=config.self_play.sync_interval,
     )
-
-
-def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
-    """A trainer for step 0 of ``config``: new environments, a new (or ``init_policy``) model."""
-    if config.algorithm == "rllib_ppo":
-        return rllib_trainer_class().fresh(config, paths, progress, ray_address)
-    th.set_num_threads(1)  # small networks: threads only contend with the environments
-    env = make_training_env(config, config.seed)
-    try:
-        model = build_model(config, env, paths.tensorboard)
-        if config.init_policy:
-            load_initial_policy(model, config.init_policy)
-        pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
-        return SB3Trainer(config, paths, model, first_state(config), pool, progress, reset_num_timesteps=True)
-    except BaseException:
-        env.close()
-        raise
-
-
-def _clear_run_dir(paths: RunPaths) -> None:
-    """Remove everything a run writes, except ``config.yaml`` (only the names a run uses: nothing else)."""
-    for child in paths.root.iterdir() if paths.root.is_dir() else ():
-        if child.name in RUN_FILES and child.is_dir():
-            shutil.rmtree(child)
-        elif child.name in RUN_FILES or (child.name.startswith("model") and child.suffix == ".zip"):
-            child.unlink()
-
-
-def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True, ray_address: str | None = None) -> RunResult:
-    """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it); a run
-    stopped before its first checkpoint starts over in its directory, from its ``config.yaml``.
-    ``ray_address`` as in ``start_run``: a run may resume on another cluster than it started on."""
-    paths = RunPaths(run_dir)
-    if not paths.config.is_file():
-        raise ConfigError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
-    for override in overrides:
-        key = override.partition("=")[0]
-        if key not in RESUMABLE_KEYS and not key.startswith(RESUMABLE_SECTIONS):
-            allowed = ", ".join([*RESUMABLE_KEYS, *(f"{section}*" for section in RESUMABLE_SECTIONS)])
-            raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
-    config = load_config(paths.config, overrides)
-    check_ray_address(config, ray_address)
-    checkpoint = latest_checkpoint(paths)
-    if checkpoint is None:  # stopped before its first checkpoint: nothing to keep, so it starts over
-        save_config(config, paths.config)
-        _clear_run_dir(paths)
-        paths.checkpoints.mkdir()
-        return _fresh_trainer(config, paths, progress, ray_address).run()
-    try:
-        state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
-        pool = LearnerPool.load(checkpoint / "pool")
-    except (OSError, ValueError, TypeError) as error:
-        raise damaged_checkpoint(checkpoint, error) from None
-    save_config(config, paths.config)
-    if config.algorithm == "rllib_ppo":
-        return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address).run()
-    th.set_num_threads(1)
-    env = make_training_env(config, config.seed + state.num_timesteps)  # new games, not the first ones again
-    algorithm = ALGORITHM_CLASSES[config.algorithm]
-    try:
-        model = algorithm.load(checkpoint / "model.zip", env=env, device="cpu")
-        if isinstance(model, OffPolicyAlgorithm):
-            model.load_replay_buffer(checkpoint / "replay_buffer.pkl")
-    except Exception as error:  # a zip or pickle cut short or damaged: whatever its reader raises
-        env.close()
-        raise damaged_checkpoint(checkpoint, error) from None
-    model.tensorboard_log = str(paths.tensorboard)
-    return SB3Trainer(config, paths, model, state, pool, progress, reset_num_timesteps=False).run()
 
 
 def damaged_checkpoint(checkpoint: Path, error: BaseException) -> ConfigError:
@@ -282,74 +134,6 @@ def latest_checkpoint(paths: RunPaths) -> Path | None:
         if (candidate / "state.json").is_file():
             return candidate
     return None
-
-
-def _new_run_dir(runs_root: Path, name: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    root, suffix = runs_root / f"{name}-{stamp}", 1
-    while root.exists():
-        suffix += 1
-        root = runs_root / f"{name}-{stamp}-{suffix}"
-    return root
-
-
-# ------------------------------------------------------------ construction
-def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
-    """The config's ``n_envs`` learner seats, seeded from ``seed``.  Whole games in one process
-    (``vec_env: dummy``) run in lockstep, their opponents asked together (``LockstepVecEnv``);
-    single turns, and ``vec_env: subproc``, use Stable-Baselines3's own vectorisation.  The
-    monitor sits inside the reward scale, so the logged returns stay unscaled."""
-    if config.episode == "turn":
-        env_kwargs = {"env_name": config.env.name, "env_kwargs": config.env.kwargs}
-        vec_env_cls = SubprocVecEnv if config.vec_env == "subproc" else DummyVecEnv
-        env = make_vec_env(SingleTurnEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=vec_env_cls)
-    else:
-        env_kwargs = {
-            "env_name": config.env.name,
-            "env_kwargs": config.env.kwargs,
-            "learner_seat": config.learner_seat,
-            "opponents": config.opponents,
-            "random_start_scores": config.random_start_scores,
-        }
-        if config.vec_env == "subproc":
-            env = make_vec_env(SingleAgentEnv, n_envs=config.n_envs, seed=seed, env_kwargs=env_kwargs, vec_env_cls=SubprocVecEnv)
-        else:
-            env = VecMonitor(LockstepVecEnv([functools.partial(SingleAgentEnv, **env_kwargs) for _ in range(config.n_envs)]))
-            env.seed(seed)
-    return env if config.reward_scale == 1 else VecScaleReward(env, config.reward_scale)
-
-
-def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) -> BaseAlgorithm:
-    policy_kwargs = {"net_arch": list(config.policy.net_arch), "activation_fn": ACTIVATIONS[config.policy.activation]}
-    return ALGORITHM_CLASSES[config.algorithm](
-        "MlpPolicy",
-        env,
-        policy_kwargs=policy_kwargs,
-        seed=config.seed,
-        device="cpu",
-        tensorboard_log=str(tensorboard_dir) if tensorboard_dir else None,
-        **algorithm_arguments(config),
-    )
-
-
-def algorithm_arguments(config: TrainConfig) -> dict[str, Any]:
-    """The hyperparameters as the algorithm takes them (a schedule becomes a function of progress)."""
-    arguments = dataclasses.asdict(config.hyperparameters)
-    if arguments.pop("learning_rate_schedule") == "linear":
-        arguments["learning_rate"] = LinearSchedule(arguments["learning_rate"], 0.0, 1.0)
-    return arguments
-
-
-def load_initial_policy(model: BaseAlgorithm, path: str) -> None:
-    """Start ``model`` from the policy weights saved in ``path`` (``init_policy``)."""
-    saved = load_policy(path)
-    if type(saved) is not type(model.policy):
-        raise ConfigError(f"init_policy {path!r} holds a {type(saved).__name__}; this config trains a {type(model.policy).__name__}")
-    try:
-        model.policy.load_state_dict(saved.state_dict())
-    except RuntimeError as error:
-        first_difference = str(error).splitlines()[1].strip()
-        raise ConfigError(f"init_policy {path!r} has another network than this config's policy section: {first_difference}") from None
 
 
 @dataclasses.dataclass
@@ -375,7 +159,7 @@ class LearnerPool:
 # ------------------------------------------------------------------ the run
 class Trainer(abc.ABC):
     """A run around a learning algorithm: its schedule (self-play pool, evaluations, checkpoints),
-    its learning curve, metrics and final evaluation.  ``SB3Trainer`` learns with
+    its learning curve, metrics and final evaluation.  ``dice_envs.training.sb3.trainer.SB3Trainer`` learns with
     Stable-Baselines3, ``dice_envs.training.rllib.trainer.RLlibTrainer`` with RLlib; each says how to learn,
     how to play its learner and how to save it."""
 
@@ -601,60 +385,6 @@ class Trainer(abc.ABC):
         shutil.rmtree(previous, ignore_errors=True)
 
 
-class SB3Trainer(Trainer):
-    """``model.learn`` of a Stable-Baselines3 algorithm (MaskablePPO, masked DQN) over the
-    single-agent view's vectorised environments."""
-
-    def __init__(
-        self,
-        config: TrainConfig,
-        paths: RunPaths,
-        model: BaseAlgorithm,
-        state: TrainingState,
-        pool: LearnerPool,
-        progress: bool,
-        reset_num_timesteps: bool,
-    ) -> None:
-        super().__init__(config, paths, state, pool, progress)
-        self.model = model
-        self.reset_num_timesteps = reset_num_timesteps
-
-    @property
-    def env(self) -> VecEnv:
-        env = self.model.get_env()
-        assert env is not None, "the model is built or loaded with its environments"
-        return env
-
-    def learn(self, bar: Progress) -> None:
-        remaining = max(0, self.config.total_timesteps - self.state.num_timesteps)
-        callback = RunCallback(self, bar)
-        self.model.learn(remaining, callback=callback, reset_num_timesteps=self.reset_num_timesteps, tb_log_name=self.config.algorithm)
-        self.state.num_timesteps = self.model.num_timesteps
-
-    def learner_agent(self, env: DiceGameEnv, seed: int | None) -> Agent:
-        return PolicyAgent(env, self.model.policy, label=LEARNER, seed=seed)
-
-    def learner_blob(self) -> bytes:
-        return policy_to_bytes(self.model.policy)
-
-    def push_pool(self) -> None:
-        self.env.env_method("set_learner_policies", self.pool.current, self.pool.snapshots)
-
-    def save_learner(self, directory: Path) -> None:
-        self.model.save(directory / "model.zip")
-        if isinstance(self.model, OffPolicyAlgorithm):
-            self.model.save_replay_buffer(directory / "replay_buffer.pkl")
-
-    def save_model(self, path: Path) -> None:
-        self.model.save(path)
-
-    def log_scalar(self, name: str, value: float, step: int) -> None:
-        self.model.logger.record(name, value)  # written with SB3's next dump, at its step
-
-    def close(self) -> None:
-        self.env.close()
-
-
 class TrainingInterrupted(Exception):
     """Ctrl-C during training; the run can be resumed from its last checkpoint."""
 
@@ -666,33 +396,6 @@ class TrainingInterrupted(Exception):
         super().__init__(f"interrupted; {message}")
         self.run_dir = run_dir
         self.checkpoint_step = checkpoint_step
-
-
-class RunCallback(BaseCallback):
-    """Hooks the trainer's schedule and the progress bar into ``model.learn``."""
-
-    def __init__(self, trainer: Trainer, bar: Progress) -> None:
-        super().__init__()
-        self.trainer = trainer
-        self.bar = bar
-        self.task = bar.add_task("train", total=trainer.config.total_timesteps, completed=trainer.state.num_timesteps, fps="", status="")
-        self.last_refresh = 0.0
-        self.start_time = time.perf_counter()
-        self.start_step = trainer.state.num_timesteps
-
-    def _on_rollout_start(self) -> None:
-        self.trainer.at_rollout_boundary(self.num_timesteps)
-
-    def _on_step(self) -> bool:
-        for info in self.locals["infos"]:
-            if "is_success" in info:
-                self.trainer.record_episode(bool(info["is_success"]))
-        now = time.perf_counter()
-        if now - self.last_refresh > 0.2:
-            self.last_refresh = now
-            fps = (self.num_timesteps - self.start_step) / max(now - self.start_time, 1e-9)
-            self.bar.update(self.task, completed=self.num_timesteps, fps=f"{fps:.0f}", status=self.trainer.status())
-        return True
 
 
 def plot_learning_curve(evaluations: Sequence[dict[str, Any]], path: Path, title: str, num_players: int) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.drawing import seat_colour, seat_name
-from dice_envs.core.game_log import GameLog, Move, Result, result_of
+from dice_envs.game_log import GameLog, Move, Result, result_of
 from dice_envs.web import asset, script_json
 
 MAX_BARS = 12

@@ -36,7 +36,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dice_envs.core.engine import ParameterError
 from dice_envs.web import asset
@@ -219,9 +219,9 @@ class BodyLimit:
             if len(body) > self.limit:
                 await too_large(scope, receive, send)
                 return
-        replayed = [{"type": "http.request", "body": body, "more_body": False}]
+        replayed: list[Message] = [{"type": "http.request", "body": body, "more_body": False}]
 
-        async def receive_body() -> dict[str, object]:
+        async def receive_body() -> Message:
             return replayed.pop() if replayed else await receive()
 
         await self.app(scope, receive_body, send)

@@ -24,7 +24,7 @@ from dice_envs.arena.recording import agent_move
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.drawing import seat_colour, seat_name
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.game_log import GameLog, Move, result_of
+from dice_envs.game_log import GameLog, Move, result_of
 from dice_envs.web.catalogue import AgentCatalogue
 
 HUMAN = "human"

@@ -11,7 +11,9 @@ import pytest
 from dice_envs.agents.specs import models_directory
 from dice_envs.cli import main
 from dice_envs.training.config import ConfigError, config_from_dict, configs_directory, load_config
-from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
+from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.sb3.trainer import RunCallback
+from dice_envs.training.trainer import TrainingInterrupted
 from tests.training.conftest import small_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +152,7 @@ def test_a_failed_start_leaves_nothing_behind(tmp_path: Path, capsys: pytest.Cap
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("dice_envs.training.trainer.build_model", interrupted)  # Ctrl-C while the run is set up
+    monkeypatch.setattr("dice_envs.training.sb3.trainer.build_model", interrupted)  # Ctrl-C while the run is set up
     with pytest.raises(KeyboardInterrupt):
         start_run(config_from_dict(small_config("dino_hunt_v0", "ppo")), run_dir=tmp_path / "stopped", progress=False)
     assert not (tmp_path / "stopped").exists()
@@ -170,10 +172,10 @@ def test_a_run_stopped_before_its_first_checkpoint_resumes_by_starting_over(
 ) -> None:
     config = config_from_dict(small_config("dino_hunt_v0", "ppo", checkpoint_interval=100_000))
     run_dir = tmp_path / "run"
-    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", InterruptEarly)
+    monkeypatch.setattr("dice_envs.training.sb3.trainer.RunCallback", InterruptEarly)
     with pytest.raises(TrainingInterrupted) as interrupted:
         start_run(config, run_dir=run_dir, progress=False)
-    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", RunCallback)
+    monkeypatch.setattr("dice_envs.training.sb3.trainer.RunCallback", RunCallback)
     assert interrupted.value.checkpoint_step is None
     assert assert_one_line(interrupted.value) == f"interrupted; no checkpoint yet: `dice-envs train --resume {run_dir}` starts the run over"
     assert (run_dir / "metrics.json").is_file(), "the step-0 evaluation was written"
@@ -206,5 +208,5 @@ def test_a_damaged_checkpoint_or_config_is_one_line_on_resume(tmp_path: Path) ->
     with pytest.raises(ConfigError, match="is damaged \\(JSONDecodeError: "):
         resume_run(run_dir, progress=False)
     (run_dir / "config.yaml").write_text("env: [unclosed\n")
-    with pytest.raises(ConfigError, match="config.yaml: not valid YAML"):
+    with pytest.raises(ConfigError, match=r"config.yaml: not valid YAML"):
         resume_run(run_dir, progress=False)

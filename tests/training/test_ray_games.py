@@ -68,7 +68,7 @@ def test_a_bad_spec_found_in_a_task_is_one_line(ray: ModuleType) -> None:
         raise ParameterError("no model file models/missing.zip")
 
     parts = [Part("dino_hunt_v0", lambda env, offset: [], 0, 1, 0)]
-    with pytest.raises(ParameterError, match="^no model file models/missing.zip$") as raised:
+    with pytest.raises(ParameterError, match=r"^no model file models/missing.zip$") as raised:
         list(play_parts_on_ray(parts, missing_model))
     assert type(raised.value) is ParameterError  # itself, not Ray's wrapper with a remote traceback
 

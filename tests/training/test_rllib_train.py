@@ -29,7 +29,8 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.training.config import ConfigError, config_from_dict, config_to_dict, configs_directory
 from dice_envs.training.rllib.env import ACTION_MASK, ALL, RLlibDiceEnv
 from dice_envs.training.rllib.trainer import RLlibTrainer, ppo_config
-from dice_envs.training.trainer import LearnerPool, RunPaths, first_state, resume_run, start_run
+from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.trainer import LearnerPool, RunPaths, first_state
 from tests.training.conftest import ENV_NAMES
 
 GAME = "dino_hunt_v0"
@@ -123,7 +124,7 @@ def test_per_seat_blobs_play_each_seat_with_its_own_policy() -> None:
     masks = np.zeros((4, env.env.action_space("player_0").n), dtype=np.int8)
     masks[:, 0] = 1
     assert agent.act_in([None] * 4, [0, 1, 1, 0], observations, masks).tolist() == [0, 0, 0, 0]
-    with pytest.raises(ParameterError, match="needs a policy for each seat 0..1, got seats \\[0\\]"):
+    with pytest.raises(ParameterError, match=r"needs a policy for each seat 0..1, got seats \[0\]"):
         SeatPoliciesAgent(env.env, {0: policy})
 
 
@@ -140,11 +141,11 @@ def test_rllib_configs_take_their_own_keys_and_say_which_keys_are_not_theirs() -
         config_from_dict({**ppo, "algorithm": "ppo", "ray": {}})
     with pytest.raises(ConfigError, match="batch_size \\(the minibatch\\) must be from 1 to train_batch_size \\(150\\), got 200"):
         config_from_dict(tiny_config(hyperparameters={"train_batch_size": 150, "batch_size": 200}))
-    with pytest.raises(ConfigError, match="unknown key 'hyperparameters.n_steps'"):
+    with pytest.raises(ConfigError, match=r"unknown key 'hyperparameters.n_steps'"):
         config_from_dict(tiny_config(hyperparameters={"n_steps": 64}))
-    with pytest.raises(ConfigError, match="ray.policies must be one of 'shared', 'per_seat'"):
+    with pytest.raises(ConfigError, match=r"ray.policies must be one of 'shared', 'per_seat'"):
         config_from_dict(tiny_config(ray={"policies": "each"}))
-    with pytest.raises(ConfigError, match="ray.num_env_runners must not be negative"):
+    with pytest.raises(ConfigError, match=r"ray.num_env_runners must not be negative"):
         config_from_dict(tiny_config(ray={"num_env_runners": -1}))
 
 
@@ -181,7 +182,7 @@ def test_every_game_trains_with_the_pool_and_exports_a_playable_model(embedded_r
     result = start_run(config_from_dict(tiny_config(env_name)), run_dir=tmp_path / "run", progress=False)
     run = metrics(result.run_dir)
     assert run["algorithm"] == "rllib_ppo" and run["num_timesteps"] >= 300 and run["training_episodes"] >= 1
-    assert [record["step"] for record in run["evaluations"]][0] == 0 and set(run["final"]) == {"random"}
+    assert run["evaluations"][0]["step"] == 0 and set(run["final"]) == {"random"}
     pool = sorted(path.name for path in (result.run_dir / "checkpoints" / "latest" / "pool").iterdir())
     assert pool == ["current.pt", "snapshot_000.pt", "snapshot_001.pt"]  # pool_size 2: the oldest left
     game = dice_envs.make(env_name)
@@ -255,7 +256,7 @@ def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: Non
     result = start_run(config_from_dict(tiny_config(opponents={"cup_counter": 1.0})), run_dir=tmp_path / "run", progress=False)
     model = result.run_dir / "model.zip"
     script = (
-        "import sys; sys.modules['ray'] = None; from training.cli import main; "
+        "import sys; sys.modules['ray'] = None; from dice_envs.cli import main; "
         f"main(['evaluate', '{GAME}', 'model:{model}', 'cup_counter', '--games', '4', '--out', '{tmp_path / 'evaluation'}'])"
     )
     played = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
@@ -265,7 +266,7 @@ def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: Non
 
 def test_without_ray_an_rllib_run_is_one_clear_line(tmp_path: Path) -> None:
     config = configs_directory() / "dino_hunt" / "rllib_ppo.yaml"
-    script = f"import sys; sys.modules['ray'] = None; from training.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
+    script = f"import sys; sys.modules['ray'] = None; from dice_envs.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
     started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert started.returncode != 0 and "Traceback" not in started.stderr
     assert "Ray is not installed: pip install -e '.[rllib]'" in started.stderr

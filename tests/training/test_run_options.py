@@ -12,8 +12,9 @@ from dice_envs.agents.learned import load_policy
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import draw_start_scores
 from dice_envs.training.config import ConfigError, config_from_dict
+from dice_envs.training.runs import start_run
+from dice_envs.training.sb3.trainer import build_model, load_initial_policy, make_training_env
 from dice_envs.training.single_agent import SingleAgentEnv
-from dice_envs.training.trainer import build_model, load_initial_policy, make_training_env, start_run
 from tests.training.conftest import small_config
 
 
@@ -67,7 +68,7 @@ def test_init_policy_of_another_network_or_algorithm_is_refused(tmp_path: Path) 
     first = start_run(config_from_dict(small_config("dino_hunt_v0", "ppo")), run_dir=tmp_path / "first", progress=False)
     saved = str(first.run_dir / "model.zip")
     wider = config_from_dict(small_config("dino_hunt_v0", "ppo", init_policy=saved, policy={"net_arch": [48, 48]}))
-    with pytest.raises(ConfigError, match="another network.*size mismatch"):
+    with pytest.raises(ConfigError, match=r"another network.*size mismatch"):
         start_run(wider, run_dir=tmp_path / "wider", progress=False)
     dqn = config_from_dict(small_config("dino_hunt_v0", "dqn", init_policy=saved))
     with pytest.raises(ConfigError, match="holds a MaskableActorCriticPolicy; this config trains a"):
@@ -101,7 +102,7 @@ def test_random_start_scores_start_that_fraction_of_games_below_the_target(env_n
             assert all(0 <= score < target for score in start)
             done = False
             while not done:
-                _, _, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+                _, _, done, truncated, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
                 assert not truncated
             final = env.game_env.game_state.race.scores
             assert all(end >= begin for begin, end in zip(start, final)) and max(final) >= target

@@ -9,8 +9,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from dice_envs.training.config import ConfigError, config_from_dict
+from dice_envs.training.runs import start_run
 from dice_envs.training.single_turn import SingleTurnEnv
-from dice_envs.training.trainer import start_run
 from tests.training.conftest import small_config
 
 RACE_GAMES = ("dino_hunt_v0", "dalek_dice_v0")

@@ -17,7 +17,7 @@ from dice_envs.arena.tournament import Pairing, bradley_terry_elo, entrant_from_
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.config import config_from_dict
-from dice_envs.training.trainer import start_run
+from dice_envs.training.runs import start_run
 from tests.training.conftest import small_config
 
 
@@ -136,7 +136,7 @@ def test_exported_policy_is_smaller_and_plays_the_same(dino_model: Path, tmp_pat
     mask = np.ones((8, 2), dtype=bool)
     original, copy = load_policy(dino_model), load_policy(exported)
     assert (original.predict(observation, deterministic=True, action_masks=mask)[0] == copy.predict(observation, deterministic=True, action_masks=mask)[0]).all()
-    with pytest.raises(ParameterError, match="not a saved Stable-Baselines3 model|no model file"):
+    with pytest.raises(ParameterError, match=r"not a saved Stable-Baselines3 model|no model file"):
         load_policy(tmp_path / "nothing.zip")
 
 

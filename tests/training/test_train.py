@@ -11,7 +11,9 @@ import dice_envs
 from dice_envs.agents.learned import PolicyAgent, load_policy
 from dice_envs.cli import main
 from dice_envs.training.config import ConfigError, config_from_dict
-from dice_envs.training.trainer import RunCallback, TrainingInterrupted, resume_run, start_run
+from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.sb3.trainer import RunCallback
+from dice_envs.training.trainer import TrainingInterrupted
 from tests.training.conftest import ALGORITHMS, ENV_NAMES, small_config
 
 
@@ -65,7 +67,7 @@ def test_resume_continues_from_the_checkpoint(algorithm: str, tmp_path: Path, mo
     config = config_from_dict(raw)
     run_dir = tmp_path / "run"
     InterruptAt.interrupt_after = 300
-    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", InterruptAt)
+    monkeypatch.setattr("dice_envs.training.sb3.trainer.RunCallback", InterruptAt)
     with pytest.raises(TrainingInterrupted) as interrupted:
         start_run(config, run_dir=run_dir, progress=False)
     checkpoint_step = interrupted.value.checkpoint_step
@@ -76,7 +78,7 @@ def test_resume_continues_from_the_checkpoint(algorithm: str, tmp_path: Path, mo
     if algorithm == "dqn":
         assert (run_dir / "checkpoints" / "latest" / "replay_buffer.pkl").is_file()
 
-    monkeypatch.setattr("dice_envs.training.trainer.RunCallback", RunCallback)
+    monkeypatch.setattr("dice_envs.training.sb3.trainer.RunCallback", RunCallback)
     first_steps: list[int] = []
     def record_start(self: RunCallback) -> None:
         first_steps.append(self.model.num_timesteps)

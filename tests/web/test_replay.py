@@ -18,7 +18,7 @@ from dice_envs.agents.specs import models_directory
 from dice_envs.arena.recording import play_logged_game
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.game_log import GameLog, GameLogError, Move
+from dice_envs.game_log import GameLog, GameLogError, Move
 from dice_envs.web.replay import replay_data, replay_html, shared_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,7 +165,7 @@ def test_a_model_agents_probabilities_are_shown(model_game: GameLog, model_page:
 def test_many_legal_actions_show_the_likeliest_and_sum_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
     """A policy spread evenly over Dice Age's legal actions: at most ``MAX_BARS`` bars (here 3,
     fewer than Dice Age's widest choices), the rest summed."""
-    monkeypatch.setattr(web.replay, "MAX_BARS", 3)
+    monkeypatch.setattr(dice_envs.web.replay, "MAX_BARS", 3)
     log = play_logged_game("dice_age_v0", ["random", "random"], seed=0)
     env = log.make_env()
     widths = []

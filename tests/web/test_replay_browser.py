@@ -14,7 +14,7 @@ import pytest
 
 from dice_envs.agents.specs import models_directory
 from dice_envs.arena.recording import play_logged_game
-from dice_envs.core.game_log import GameLog
+from dice_envs.game_log import GameLog
 from dice_envs.web.replay import save_replay
 
 pytestmark = pytest.mark.browser

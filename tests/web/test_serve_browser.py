@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import dice_envs
-from dice_envs.core.game_log import GameLog
+from dice_envs.game_log import GameLog
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.server import create_app
 from tools.browser import served

@@ -17,7 +17,7 @@ import dice_envs
 from dice_envs.agents.specs import models_directory
 from dice_envs.cli import agent_specs, main
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.game_log import GameLog
+from dice_envs.game_log import GameLog
 from dice_envs.web.catalogue import AgentCatalogue, default_specs
 from dice_envs.web.server import MAX_BODY_BYTES, create_app, listen
 from dice_envs.web.sessions import GameStore, Refused, new_session

@@ -7,7 +7,7 @@ environment does not take.  This adapter wraps the game's AEC environment direct
 
 - ``possible_agents`` are the game's ``player_0 .. player_{n-1}``; the agents of an episode
   (``agents``) are the seats the learning policies play, the others are played inside the
-  environment by an opponent pool, as in ``training.single_agent``;
+  environment by an opponent pool (``dice_envs.training.opponents``), as in ``training.single_agent``;
 - one agent acts at a time, and only it gets an observation,
   ``{"observations": float32 vector, "action_mask": float32 0/1 vector}``;
 - each agent's rewards are accumulated from the moment it acts until it next gets an
@@ -55,12 +55,13 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import MultiAgentDict
 
 import dice_envs
 from dice_envs.agents import Agent
 from dice_envs.core.aec import DiceGameEnv, as_action
 from dice_envs.core.engine import ParameterError, require_choice
-from dice_envs.training.single_agent import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game, learner_won
+from dice_envs.training.opponents import MAX_EMPTY_GAMES, Opponents, check_learner_seat, check_random_start_scores, deal_game, learner_won
 
 ENV_NAME_KEY = "env_name"
 ILLEGAL_MOVES_KEY = "illegal_moves"
@@ -125,10 +126,11 @@ class RLlibDiceEnv(MultiAgentEnv):
             self.set_learner_policies(*config["learner_policies"])
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
-        self.observation_spaces = {agent: masked_observation_space(self.env.observation_space(agent)) for agent in self.possible_agents}
-        self.action_spaces = {agent: self.env.action_space(agent) for agent in self.possible_agents}
-        self.observation_space = gym.spaces.Dict(self.observation_spaces)
-        self.action_space = gym.spaces.Dict(self.action_spaces)
+        observation_spaces: dict[str, gym.Space[Any]] = {agent: masked_observation_space(self.env.observation_space(agent)) for agent in self.env.possible_agents}
+        action_spaces: dict[str, gym.Space[Any]] = {agent: self.env.action_space(agent) for agent in self.env.possible_agents}
+        self.observation_spaces, self.action_spaces = dict(observation_spaces.items()), dict(action_spaces.items())
+        self.observation_space = gym.spaces.Dict(observation_spaces)
+        self.action_space = gym.spaces.Dict(action_spaces)
         self.render_mode = self.env.render_mode
         self.metadata = self.env.metadata
         self.moves = 0
@@ -148,9 +150,11 @@ class RLlibDiceEnv(MultiAgentEnv):
         ``self``; here ``self`` is the learning policy)."""
         self.opponents.set_learner_policies(current, snapshots)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Observation], dict[str, Any]]:
+    # reset and step take and return one dict per agent, as RLlib's MultiAgentEnv declares over gym.Env's: [override]
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[MultiAgentDict, MultiAgentDict]:  # type: ignore[override]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            assert self.action_spaces is not None, "set in __init__"
             for seat, agent in enumerate(self.possible_agents):
                 self.action_spaces[agent].seed(seed + seat)
         for _ in range(MAX_EMPTY_GAMES):
@@ -174,11 +178,11 @@ class RLlibDiceEnv(MultiAgentEnv):
         self.agents = [agent for seat, agent in enumerate(self.possible_agents) if seat not in self.seat_opponents]
         self._pending = dict.fromkeys(self.possible_agents, 0.0)
 
-    def step(self, action_dict: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+    def step(self, action_dict: MultiAgentDict) -> tuple[MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict, MultiAgentDict]:  # type: ignore[override]
         env = self.env
         mover = env.agent_selection
         if set(action_dict) != {mover}:
-            raise ValueError(f"{self.name}: it is {mover}'s turn alone, got actions for {sorted(action_dict)}")
+            raise ValueError(f"{self.name}: it is {mover}'s turn alone, got actions for {sorted(map(str, action_dict))}")
         action = as_action(action_dict[mover])
         self.moves += 1
         if action not in env.legal_actions():
@@ -187,12 +191,12 @@ class RLlibDiceEnv(MultiAgentEnv):
         self._play_opponents()
         terminated = all(env.terminations.values())
         truncated = all(env.truncations.values()) and not terminated
-        receivers = self.agents if terminated or truncated else [env.agent_selection]
-        observations = {agent: self._observe(agent) for agent in receivers}
-        rewards = {agent: self._take_reward(agent) for agent in receivers}
-        terminateds = {**dict.fromkeys(receivers, terminated), ALL: terminated}
-        truncateds = {**dict.fromkeys(receivers, truncated), ALL: truncated}
-        infos: dict[str, Any] = {}
+        receivers = self._learner_agents() if terminated or truncated else [env.agent_selection]
+        observations: MultiAgentDict = {agent: self._observe(agent) for agent in receivers}
+        rewards: MultiAgentDict = {agent: self._take_reward(agent) for agent in receivers}
+        terminateds: MultiAgentDict = {**dict.fromkeys(receivers, terminated), ALL: terminated}
+        truncateds: MultiAgentDict = {**dict.fromkeys(receivers, truncated), ALL: truncated}
+        infos: MultiAgentDict = {}
         if terminated or truncated:
             infos[self.possible_agents[self.learner]] = {"won": learner_won(env, self.learner)}
         return observations, rewards, terminateds, truncateds, infos
@@ -217,12 +221,17 @@ class RLlibDiceEnv(MultiAgentEnv):
         mover = self.env.agent_selection
         return self.env.terminations[mover] or self.env.truncations[mover]
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]  # RLlib's returns None, Gymnasium's an unbound type variable
         """The game's ``render()``: a frame for ``rgb_array``, text for ``ansi`` (``human`` prints it)."""
         return self.env.render()
 
     def close(self) -> None:
         self.env.close()
+
+    def _learner_agents(self) -> list[str]:
+        """``agents`` (the seats the learning policies play) as the game's agent names: RLlib types
+        agent ids as anything hashable."""
+        return [agent for agent in self.env.possible_agents if agent in self.agents]
 
     def _observe(self, agent: str) -> Observation:
         return masked_observation(self.env.observe(agent))

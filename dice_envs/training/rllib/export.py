@@ -85,7 +85,7 @@ def hidden_sizes_and_activation(layers: list[Layer], role: str) -> tuple[list[in
     return [linear.out_features for linear, _ in hidden], activations.pop() if activations else nn.Identity
 
 
-def module_paths(module: nn.Module) -> tuple[list[Layer], list[Layer]]:
+def module_paths(module: Any) -> tuple[list[Layer], list[Layer]]:
     """The actor's and the critic's dense layers of an RLlib PPO module (see the module docstring)."""
     encoder = module.encoder
     if not hasattr(module, "vf"):
@@ -113,6 +113,7 @@ def module_outputs(module: Any, observations: torch.Tensor) -> tuple[torch.Tenso
 
     from dice_envs.training.rllib.env import ACTION_MASK, OBSERVATIONS
 
+    batch: dict[str, torch.Tensor | dict[str, torch.Tensor]]
     if isinstance(module.observation_space, gym.spaces.Dict):  # a masking module
         mask = torch.ones(len(observations), module.action_space.n)
         batch = {Columns.OBS: {OBSERVATIONS: observations, ACTION_MASK: mask}}
@@ -125,6 +126,7 @@ def module_outputs(module: Any, observations: torch.Tensor) -> tuple[torch.Tenso
 def policy_outputs(policy: MaskableActorCriticPolicy, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     with torch.no_grad():
         features = policy.extract_features(observations, policy.pi_features_extractor)
+        assert isinstance(features, torch.Tensor), "a shared features extractor (sb3's default) gives one tensor"
         logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
         values = policy.value_net(policy.mlp_extractor.forward_critic(features)).squeeze(-1)
     return logits, values
@@ -139,9 +141,11 @@ def export_rllib_module(module: Any, env_name: str, out_path: str | Path, num_pl
 def module_as_policy(module: Any, env_name: str, num_players: int | None = None) -> tuple[MaskableActorCriticPolicy, dict[str, Any]]:
     """``module`` copied into the agent format's policy, checked, and what ``save_policy`` keeps
     beside its weights."""
-    env = dice_envs.make(env_name, **({} if num_players is None else {"num_players": num_players}))
+    game_kwargs: dict[str, Any] = {} if num_players is None else {"num_players": num_players}
+    env = dice_envs.make(env_name, **game_kwargs)
     seat = env.possible_agents[0]
     observation_space, action_space = env.observation_space(seat)["observation"], env.action_space(seat)
+    assert isinstance(observation_space, gym.spaces.Box), "every game observes a vector"
     actor, critic = module_paths(module)
     shapes = (actor[0][0].in_features, actor[-1][0].out_features)
     if shapes != (observation_space.shape[0], action_space.n):
@@ -153,8 +157,9 @@ def module_as_policy(module: Any, env_name: str, num_players: int | None = None)
     vf, vf_activation = hidden_sizes_and_activation(critic, "value")
     if pi and vf and pi_activation is not vf_activation:
         raise ParameterError(f"the module's policy layers use {pi_activation.__name__} and its value layers {vf_activation.__name__}; the exported policy has one activation")
-    kwargs = {"net_arch": {"pi": pi, "vf": vf}, "activation_fn": pi_activation if pi else vf_activation}
+    kwargs: dict[str, Any] = {"net_arch": {"pi": pi, "vf": vf}, "activation_fn": pi_activation if pi else vf_activation}
     policy = MaskableActorCriticPolicy(observation_space, action_space, constant_zero, **kwargs)
+    assert isinstance(policy.action_net, nn.Linear), "sb3's logits for a discrete action space"
     copy_layers(actor, policy.mlp_extractor.policy_net, policy.action_net)
     copy_layers(critic, policy.mlp_extractor.value_net, policy.value_net)
     policy.set_training_mode(False)

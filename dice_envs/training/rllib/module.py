@@ -86,7 +86,9 @@ class ActionMaskingPPOModule(DefaultPPOTorchRLModule):
         """RLlib's value estimate; the mask plays no part in it."""
         if embeddings is None:
             batch = split_observation(batch)[1]
-        return super().compute_values(batch, embeddings)
+        values = super().compute_values(batch, embeddings)
+        assert isinstance(values, torch.Tensor), "a torch module's values"
+        return values
 
     @staticmethod
     def _masked(output: dict[str, Any], action_mask: torch.Tensor) -> dict[str, Any]:

@@ -8,7 +8,7 @@ RLlib's PPO on its current API stack (``EnvRunner``s and ``Learner``s) over
 network, so no illegal action is ever sampled.  ``ray.policies`` is ``shared`` (one module, id
 ``shared``, plays every learner seat) or ``per_seat`` (module ``seat_k`` plays seat k).
 
-The opponent pool has the single-agent view's semantics (``training.single_agent``): every game
+The opponent pool (``dice_envs.training.opponents``) has the single-agent view's semantics: every game
 the learner takes ``learner_seat`` and every other seat is drawn from ``opponents`` by weight;
 scripted agents, ``model:PATH`` and ``snapshot`` (a frozen earlier learner: every
 ``self_play.snapshot_interval`` steps the learner joins the pool, which keeps the last
@@ -48,7 +48,9 @@ from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.callbacks.callbacks import RLlibCallback
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.env.env_runner_group import EnvRunnerGroup
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+from ray.rllib.utils.metrics.metrics_logger import MetricsLogger
 from rich.progress import Progress
 from stable_baselines3.common.policies import BasePolicy
 from torch.utils.tensorboard import SummaryWriter
@@ -113,8 +115,8 @@ def module_spec(config: TrainConfig) -> RLModuleSpec:
     seat = env.possible_agents[0]
     return RLModuleSpec(
         module_class=ActionMaskingPPOModule,
-        observation_space=env.observation_spaces[seat],
-        action_space=env.action_spaces[seat],
+        observation_space=env.get_observation_space(seat),
+        action_space=env.get_action_space(seat),
         model_config=model_config(config),
     )
 
@@ -149,7 +151,7 @@ def ppo_config(config: TrainConfig, pool: LearnerPool | None) -> PPOConfig:
         .env_runners(
             num_env_runners=config.ray.num_env_runners,
             num_envs_per_env_runner=config.ray.num_envs_per_env_runner,
-            num_cpus_per_env_runner=config.ray.num_cpus_per_env_runner,
+            num_cpus_per_env_runner=config.ray.num_cpus_per_env_runner,  # type: ignore[arg-type]  # RLlib says int; Ray takes a fraction of a CPU
         )
         .learners(num_learners=0)
         .training(
@@ -197,7 +199,8 @@ class RunCallbacks(RLlibCallback):
     ``won`` in the learner seat's last info), and hands the snapshot pool to env runners that
     RLlib recreates (after a crash or a lost node) before they play again."""
 
-    def on_episode_end(self, *, episode: Any, metrics_logger: Any, **kwargs: Any) -> None:
+    def on_episode_end(self, *, episode: Any, metrics_logger: MetricsLogger | None = None, **kwargs: Any) -> None:
+        assert metrics_logger is not None, "RLlib's new API stack logs through one"
         for info in episode.get_infos(-1, env_steps=False).values():
             if "won" in info:
                 metrics_logger.log_value(GAMES, 1, reduce="sum")
@@ -218,7 +221,7 @@ class RLlibTrainer(Trainer):
         super().__init__(config, paths, state, pool, progress)
         self.algo = algo
         self.env_runner_nodes: list[str] = sorted(
-            algo.env_runner_group.foreach_env_runner(lambda runner: ray.util.get_node_ip_address(), local_env_runner=False)
+            env_runners(algo).foreach_env_runner(lambda runner: ray.util.get_node_ip_address(), local_env_runner=False)
         )
         """The address of each env runner's node (none: the driver samples alone)."""
         self.writer = SummaryWriter(str(paths.tensorboard / config.algorithm))
@@ -290,8 +293,10 @@ class RLlibTrainer(Trainer):
         """Each learner module in the agent format (``module_as_policy``: the policy, weight for
         weight, and what a saved model keeps beside it), by module id."""
         ids = module_ids(self.config)
-        weights = self.algo.learner_group.get_weights(module_ids=ids)
-        exported = {}
+        learners = self.algo.learner_group
+        assert learners is not None, "a built algorithm has its learners"
+        weights = learners.get_weights(module_ids=ids)
+        exported: dict[str, tuple[BasePolicy, dict[str, Any]]] = {}
         for module_id in ids:
             if module_id not in self._modules:
                 self._modules[module_id] = module_spec(self.config).build()
@@ -315,7 +320,7 @@ class RLlibTrainer(Trainer):
     def push_pool(self) -> None:
         pool = (self.pool.current, list(self.pool.snapshots))
         setattr(self.algo, POOL_ATTRIBUTE, pool)  # for RunCallbacks.on_env_runners_recreated
-        self.algo.env_runner_group.foreach_env_runner(hand_over_pool(pool), local_env_runner=True)
+        env_runners(self.algo).foreach_env_runner(hand_over_pool(pool), local_env_runner=True)
 
     # ---------------------------------------------------------------- saving
     def save_learner(self, directory: Path) -> None:
@@ -336,6 +341,12 @@ class RLlibTrainer(Trainer):
         self.algo.stop()
         if logdir.is_dir() and not any(logdir.iterdir()):  # the empty folder Ray makes in ~/ray_results
             shutil.rmtree(logdir)
+
+
+def env_runners(algo: Algorithm) -> EnvRunnerGroup:
+    group = algo.env_runner_group
+    assert group is not None, "a built algorithm has its env runners"
+    return group
 
 
 def build_algorithm(config: TrainConfig, pool: LearnerPool | None) -> Algorithm:

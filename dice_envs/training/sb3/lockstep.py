@@ -26,7 +26,6 @@ import numpy as np
 from stable_baselines3.common.vec_env import DummyVecEnv, VecEnv, VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-from dice_envs.agents.base import Agent
 from dice_envs.training.single_agent import Moves, OpponentTurn, SingleAgentEnv, StepResult
 
 
@@ -86,7 +85,7 @@ def play_together(all_moves: Sequence[Moves[Any]]) -> list[Any]:
         answers: dict[int, int] = {}
         for indices in by_agent.values():
             turns = [waiting[index] for index in indices]
-            agent: Agent = turns[0][0]
+            agent = turns[0][0]
             states, seats = [turn[1] for turn in turns], [turn[2] for turn in turns]
             observations, masks = np.stack([turn[3] for turn in turns]), np.stack([turn[4] for turn in turns])
             answers.update(zip(indices, agent.act_in(states, seats, observations, masks).tolist()))

@@ -1,4 +1,4 @@
-"""A played game as data, and its replay through the engine.
+"""A played game as data, and its replay through the registered environment it names.
 
 A log holds what makes a game: the environment and its parameters, the seed it was dealt from
 (``env.reset(seed=seed)``), who sat where, and every move (the seat and its action, and for a
@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+import dice_envs
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState, StateFormatError
 
@@ -61,8 +62,6 @@ class GameLog:
     def make_env(self, **options: Any) -> Any:
         """The raw environment this game was played in, reset to its start (``options``: e.g.
         ``render_view``)."""
-        import dice_envs  # here: dice_envs imports the core
-
         try:
             env = dice_envs.make(self.env, raw=True, **options, **self.params)
         except ParameterError as error:
