@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 import dice_envs
-from dice_envs.agents.mcts import is_search_spec, parse_options
-from dice_envs.agents.specs import model_path, resolve_model, spec_label
+from dice_envs.agents import specs
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
 from dice_envs.arena.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
 from dice_envs.core.engine import ParameterError
@@ -117,20 +116,13 @@ def stored_spec(rung: str) -> str:
 
 def rung_entrant(env_name: str, rung: str) -> Entrant:
     """A rung as a tournament entrant, labelled as the stored round robins label it."""
-    return Entrant(spec_label(stored_spec(rung)), entrant_from_spec(env_name, rung).build, rung)
-
-
-def rung_model(rung: str) -> Path | None:
-    """The model file a rung plays (``model:NAME``) or searches with (``mcts:...,model=NAME``)."""
-    if is_search_spec(rung):
-        model = parse_options(rung).model
-        return resolve_model(model) if model is not None else None
-    return model_path(rung)
+    return Entrant(specs.label(stored_spec(rung)), entrant_from_spec(env_name, rung).build, rung)
 
 
 def _fingerprints(ladder: Ladder) -> dict[str, str]:
-    """The SHA-256 of every model a rung uses: what a stored ladder must have been played with."""
-    models = {stored_spec(rung): rung_model(rung) for rung in ladder.rungs}
+    """The SHA-256 of every model a rung uses (``model:NAME``, ``mcts:...,model=NAME``): what a
+    stored ladder must have been played with."""
+    models = {stored_spec(rung): specs.model_of(rung) for rung in ladder.rungs}
     return {rung: hashlib.sha256(path.read_bytes()).hexdigest() for rung, path in models.items() if path is not None}
 
 

@@ -35,10 +35,12 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 import dice_envs
+from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
-from dice_envs.agents.learned import load_policy_with_data, make_agent_from_spec, save_policy
+from dice_envs.agents.learned import load_policy_with_data, save_policy
 from dice_envs.agents.mcts import MCTSAgent, is_search_spec
-from dice_envs.arena.parallel import LineupBuilder, Part, check_workers, default_workers, part_seed, play_parts, spec_lineup, split_games
+from dice_envs.agents.specs import LineupBuilder
+from dice_envs.arena.parallel import Part, check_workers, default_workers, part_seed, play_parts, split_games
 from dice_envs.arena.play import Decision, GameOutcome, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -149,12 +151,12 @@ class Recorder(Agent):
 def lineup_builder(env_name: str, teacher: str, opponent: str, num_players: int, seed: int) -> LineupBuilder:
     """``Part.build``: the teacher (recorded) and ``num_players - 1`` copies of the opponent,
     seeded as ``dice-envs match`` seeds its lineups."""
-    specs = [teacher] + [opponent] * (num_players - 1)
-    lineup = spec_lineup(env_name, specs, seed)
+    players = [teacher] + [opponent] * (num_players - 1)
+    lineup = specs.lineup(env_name, players, seed)
 
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         agents = lineup(env, seed_offset)
-        return [Recorder(agent) if spec == teacher and isinstance(agent, MCTSAgent) else agent for spec, agent in zip(specs, agents)]
+        return [Recorder(agent) if spec == teacher and isinstance(agent, MCTSAgent) else agent for spec, agent in zip(players, agents)]
 
     return build
 
@@ -349,7 +351,7 @@ def check_args(args: argparse.Namespace) -> None:
         raise ParameterError("nothing to do: give --out (train a student) and/or --save-data")
     env = dice_envs.make(args.env, num_players=args.players)
     for spec in [args.teacher, *args.opponents]:
-        make_agent_from_spec(args.env, spec, env)  # a bad spec or model is one clear line now, not in a worker
+        specs.build(args.env, spec, env)  # a bad spec or model is one clear line now, not in a worker
     if args.out is not None:
         initial_policy(env, args.init)
 
