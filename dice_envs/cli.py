@@ -35,7 +35,7 @@ import dice_envs
 from dice_envs import gymnasium_id
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, specs
 from dice_envs.agents.mcts import MCTSAgent
-from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_parts, split_games
+from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
@@ -111,7 +111,7 @@ def match_command(args: argparse.Namespace) -> None:
         Part(args.env, lineup, first, count, number, args.seed, args.batch_size, params)
         for number, (first, count) in enumerate(split_games(args.games, args.workers))
     ]
-    outcomes = [outcome for played in play_parts(parts, args.workers) for outcome in played]
+    outcomes = [outcome for played in play_parts(parts, args.workers, play_part) for outcome in played]
     print(format_standings(standings_from(outcomes, numbered_labels([specs.label(spec) for spec in args.agents]))))
 
 
@@ -492,11 +492,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Their options are their modules' own (the module docstrings list them), read when the command runs:
     # building this parser imports neither module, and distill's imports torch.
-    for name, summary, command in (
+    for name, summary, run in (
         ("optimality", "how far from optimal an agent plays Dino Hunt and Dalek Dice, against the exact solvers", optimality_command),
         ("distill", "train a policy to play as a search does: the search's games as targets (the train extra)", distill_command),
     ):
-        commands.add_parser(name, help=summary, add_help=False).set_defaults(run=command, module_options=True)
+        commands.add_parser(name, help=summary, add_help=False).set_defaults(run=run, module_options=True)
     return parser
 
 

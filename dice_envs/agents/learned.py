@@ -12,13 +12,15 @@ import io
 import zipfile
 from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.dqn.policies import DQNPolicy
 
 from dice_envs.agents.base import Agent
 from dice_envs.agents.specs import check_model_file
@@ -101,16 +103,22 @@ class PolicyAgent(Agent):
             raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
         with th.no_grad():
             observed = th.as_tensor(observations, dtype=th.float32)
-            features = self.policy.extract_features(observed, self.policy.vf_features_extractor)
+            features = _features(self.policy, observed, self.policy.vf_features_extractor)
             return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
 
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
         policy = self.policy
         if isinstance(policy, MaskableActorCriticPolicy):
-            features = policy.extract_features(observations, policy.pi_features_extractor)
+            features = _features(policy, observations, policy.pi_features_extractor)
             return policy.action_net(policy.mlp_extractor.forward_actor(features))
-        return policy.q_net(observations)
+        return cast(DQNPolicy, policy).q_net(observations)  # masked DQN's policy
+
+
+def _features(policy: MaskableActorCriticPolicy, observations: th.Tensor, extractor: BaseFeaturesExtractor) -> th.Tensor:
+    """What one of the policy's feature extractors makes of the observations (given an extractor,
+    ``extract_features`` returns its one tensor)."""
+    return cast(th.Tensor, policy.extract_features(observations, extractor))
 
 
 POLICY_DATA = ("policy_class", "policy_kwargs", "observation_space", "action_space")

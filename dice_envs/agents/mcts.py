@@ -221,7 +221,7 @@ class MCTSAgent(Agent):
         from it (``chance=closed`` chooses the node an action leads to by it)."""
         return self.env.encoder.encode(state, seat).tobytes()
 
-    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, int] | None) -> None:
+    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, float] | None) -> None:
         """One simulation for the searcher ``seat``; ``turn``: with ``objective=turn``, the
         searcher's seat and its score at the root."""
         if self.evaluator is not None:
@@ -273,15 +273,16 @@ class MCTSAgent(Agent):
             legal = game.legal_actions(state)
             if node.priors is None:
                 node.priors = self._priors(state, player, legal)
+            priors = node.priors
             for action in legal:
                 child = node.children.get(action)
                 if child is not None:
                     child.available += 1
             scale = self.options.exploration * math.sqrt(node.visits)
-            action = max(legal, key=lambda a: _puct(node.children.get(a), node.priors.get(a, 0.0), scale))
+            action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
             child = node.children.get(action)
             expanded = child is None
-            if expanded:
+            if child is None:
                 child = node.children[action] = _Node()
                 child.available = 1
             game.apply(state, action, rng)
@@ -315,7 +316,7 @@ class MCTSAgent(Agent):
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
-    def _rollout(self, state: GameState, turn: tuple[int, int] | None) -> list[float]:
+    def _rollout(self, state: GameState, turn: tuple[int, float] | None) -> list[float]:
         """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
         rollout policy; one value per seat."""
         game, rng = self.game, self.rng
@@ -339,7 +340,9 @@ class MCTSAgent(Agent):
             # Every node on the path is the searcher's own decision: only its value is read.
             values = [0.0] * game.num_players
             # Over the most one turn can score: values stay in [0, 1], as UCB1 assumes.
-            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / game.max_turn_points
+            most = game.max_turn_points
+            assert most is not None  # objective=turn is refused for a game without it
+            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / most
             return values
         return _unit_values(game.returns(state))
 

@@ -303,9 +303,11 @@ def format_rating(rating: LadderRating) -> str:
     rate_width = len(rate_title) + 2
     header = f"{'rung':<{width}}{'rung rating':>12}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
     lines = [
-        f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
-        f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
-        f"{rating.workers} workers, batches of {rating.batch_size})",
+        (
+            f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
+            f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
+            f"{rating.workers} workers, batches of {rating.batch_size})"
+        ),
         "",
         header,
         "-" * len(header),
@@ -348,8 +350,10 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
             "",
             f"## {env_name}",
             "",
-            f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
-            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}.",
+            (
+                f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
+                f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}."
+            ),
             "",
             "| rank | agent | rating | win rate over all its games | games |",
             "|---:|---|---:|---:|---:|",

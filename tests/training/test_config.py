@@ -83,7 +83,7 @@ def test_overrides_reach_nested_keys_and_are_validated(tmp_path: Path) -> None:
     assert config.policy.net_arch == [32, 16]
     assert config.env.kwargs == {"target_score": 10}
     assert config.learner_seat == 1
-    with pytest.raises(ConfigError, match="unknown key 'hyperparameters.n_step'"):
+    with pytest.raises(ConfigError, match=r"unknown key 'hyperparameters\.n_step'"):
         load_config(path, ["hyperparameters.n_step=128"])
     with pytest.raises(ConfigError, match="KEY=VALUE"):
         load_config(path, ["hyperparameters.n_steps"])
