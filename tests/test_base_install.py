@@ -6,6 +6,7 @@ imported, as where they were never installed (the ``web`` extra stays, for ``ser
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,22 @@ def test_what_needs_the_train_extra_says_so_in_one_line(argv: list[str]) -> None
     naming = [line for line in done.stderr.splitlines() if "pip install" in line]
     assert len(naming) == 1 and naming[0] == done.stderr.rstrip("\n").splitlines()[-1], done.stderr
     assert naming[0].startswith("dice-envs: error: ") and naming[0].endswith("which is not installed: pip install 'dice-envs[train]'")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every ``dice_envs`` module a source file imports, function-level imports included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            found.add(node.module)
+    return {name for name in found if name.startswith("dice_envs")}
+
+
+def test_the_search_and_the_recorder_import_only_below_them() -> None:
+    """The search takes its rollout agent and evaluator (``agents.specs`` builds them), and a
+    recorded game's lineup comes from the specs, not from the parallel runner that logs moves."""
+    package = ROOT / "dice_envs"
+    assert all(name == "dice_envs.agents.base" or name.startswith("dice_envs.core.") for name in imported_modules(package / "agents" / "mcts.py"))
+    assert "dice_envs.arena.parallel" not in imported_modules(package / "arena" / "recording.py")
