@@ -103,19 +103,19 @@ class PolicyAgent(Agent):
             raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
         with th.no_grad():
             observed = th.as_tensor(observations, dtype=th.float32)
-            features = _features(self.policy, observed, self.policy.vf_features_extractor)
+            features = policy_features(self.policy, observed, self.policy.vf_features_extractor)
             return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
 
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
         policy = self.policy
         if isinstance(policy, MaskableActorCriticPolicy):
-            features = _features(policy, observations, policy.pi_features_extractor)
+            features = policy_features(policy, observations, policy.pi_features_extractor)
             return policy.action_net(policy.mlp_extractor.forward_actor(features))
         return cast(DQNPolicy, policy).q_net(observations)  # masked DQN's policy
 
 
-def _features(policy: MaskableActorCriticPolicy, observations: th.Tensor, extractor: BaseFeaturesExtractor) -> th.Tensor:
+def policy_features(policy: MaskableActorCriticPolicy, observations: th.Tensor, extractor: BaseFeaturesExtractor) -> th.Tensor:
     """What one of the policy's feature extractors makes of the observations (given an extractor,
     ``extract_features`` returns its one tensor)."""
     return cast(th.Tensor, policy.extract_features(observations, extractor))

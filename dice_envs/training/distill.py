@@ -37,7 +37,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 import dice_envs
 from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
-from dice_envs.agents.learned import load_policy_with_data, save_policy
+from dice_envs.agents.learned import load_policy_with_data, policy_features, save_policy
 from dice_envs.agents.mcts import MCTSAgent, is_search_spec
 from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.parallel import Part, check_workers, default_workers, part_seed, play_parts, split_games
@@ -74,7 +74,8 @@ class Dataset:
         return (self.observations, self.masks, self.targets, self.actions, self.values, self.games)
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, **dict(zip(DATA_FIELDS, self._arrays())))
+        arrays: dict[str, Any] = dict(zip(DATA_FIELDS, self._arrays()))
+        np.savez_compressed(path, **arrays)
 
     @staticmethod
     def load(path: str | Path) -> Dataset:
@@ -233,16 +234,16 @@ def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCri
             "action_space": env.action_space(seat),
         }
         policy = MaskableActorCriticPolicy(data["observation_space"], data["action_space"], lambda _: 0.0, **data["policy_kwargs"])
-    expected = (env.encoder.layout.size, env.game.num_actions)
-    if (policy.observation_space.shape[0], policy.action_space.n) != expected:
+    expected = ((env.encoder.layout.size,), env.game.num_actions)
+    if (policy.observation_space.shape, getattr(policy.action_space, "n", None)) != expected:
         raise ParameterError(f"model {init!r} does not fit {env.metadata['name']} (observations and actions differ)")
     return policy.to("cpu"), data
 
 
 def forward(policy: MaskableActorCriticPolicy, observations: th.Tensor, masks: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
     """Masked log-probabilities and value estimates, as ``PolicyAgent`` computes them (with gradients)."""
-    actor = policy.extract_features(observations, policy.pi_features_extractor)
-    critic = policy.extract_features(observations, policy.vf_features_extractor)
+    actor = policy_features(policy, observations, policy.pi_features_extractor)
+    critic = policy_features(policy, observations, policy.vf_features_extractor)
     logits = policy.action_net(policy.mlp_extractor.forward_actor(actor)).masked_fill(~masks, -th.inf)
     return th.log_softmax(logits, dim=1), policy.value_net(policy.mlp_extractor.forward_critic(critic)).squeeze(1)
 
