@@ -114,7 +114,8 @@ def deal_game(game_env: dice_envs.DiceGameEnv, rng: np.random.Generator, learner
     seat = int(rng.integers(game_env.game.num_players)) if learner_seat == "random" else int(learner_seat)
     game_env.reset(seed=int(rng.integers(2**31)))
     if random_start_scores and rng.random() < random_start_scores:
-        draw_start_scores(game_env.game_state.race, game_env.game.params.target_score, rng)
+        race_state: Any = game_env.game_state  # a race game's (check_random_start_scores makes sure)
+        draw_start_scores(race_state.race, game_env.game.params.target_score, rng)
     return seat
 
 
