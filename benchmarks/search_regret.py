@@ -31,8 +31,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import dice_envs
-from dice_envs.agents.mcts import MCTSAgent, parse_options
+from dice_envs.agents.mcts import parse_options
 from dice_envs.agents.solvers.dalek_dice import DD, DH, best_keep, exterminate_points, points_solution, stop_points
+from dice_envs.agents.specs import build_search
 from dice_envs.dalek_dice.rules import FINISH_KEEPING, ROLL, STOP, DalekDiceState, daleks, dice_left, humans
 
 ENV_NAME = "dalek_dice_v0"
@@ -84,7 +85,7 @@ def search_regret(spec: str, turns: int, seed: int = 0) -> RegretRow:
     """The exact regret of ``spec`` (an ``mcts:objective=turn,...`` spec) over ``turns`` turns."""
     env = dice_envs.make(ENV_NAME, num_players=2, raw=True)
     game = env.game
-    agent = MCTSAgent(env, seed=seed, options=parse_options(spec))
+    agent = build_search(ENV_NAME, parse_options(spec), env, seed=seed)
     per_turn, decisions, wrong = [], 0, 0
     by_kind: Counter[tuple[str, str]] = Counter()
     lost: Counter[tuple[str, str]] = Counter()

@@ -16,8 +16,10 @@
     dice-envs replay dino_hunt_v0 cup_counter random --out game.html   play a game, write its HTML replay
     dice-envs replay --from-log game.json --out game.html              a saved game log as a replay
 
-Agents are named by spec: ``random``, a heuristic's name (``dice-envs list``), or ``model:PATH``.
-Training and model loading import torch, so those modules load only when a command needs them.
+Agents are named by spec (``dice_envs/agents/specs.py``): ``random``, a heuristic's name (``dice-envs
+list``), ``mcts:OPTIONS``, or ``model:NAME`` / ``model:PATH``.  A base install runs every command
+with scripted agents; training and trained models need the ``train`` extra (torch), ``serve`` the
+``web`` extra, so those modules load only when a command needs them and a missing one is one line.
 """
 
 from __future__ import annotations
@@ -31,10 +33,9 @@ from pathlib import Path
 
 import dice_envs
 from dice_envs import gymnasium_id
-from dice_envs.agents import SCRIPTED_AGENTS, agent_classes
+from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, specs
 from dice_envs.agents.mcts import MCTSAgent
-from dice_envs.agents.specs import model_path, spec_label
-from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, spec_lineup, split_games
+from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
@@ -100,18 +101,18 @@ def list_command(_: argparse.Namespace) -> None:
 
 def match_command(args: argparse.Namespace) -> None:
     params = parse_params(args.param)
-    if args.workers == 1 and not any(model_path(spec) for spec in args.agents):
+    if args.workers == 1:
         print(format_standings(play_match(args.env, args.agents, args.games, args.seed, params, args.batch_size)))
         return
     params = {"num_players": len(args.agents), **params}
-    lineup = spec_lineup(args.env, args.agents, args.seed)
+    lineup = specs.lineup(args.env, args.agents, args.seed)
     lineup(dice_envs.make(args.env, **params), 0)  # a bad spec or model is one clear line now, not in a worker
     parts = [
         Part(args.env, lineup, first, count, number, args.seed, args.batch_size, params)
         for number, (first, count) in enumerate(split_games(args.games, args.workers))
     ]
     outcomes = [outcome for played in play_parts(parts, args.workers, play_part) for outcome in played]
-    print(format_standings(standings_from(outcomes, numbered_labels([spec_label(spec) for spec in args.agents]))))
+    print(format_standings(standings_from(outcomes, numbered_labels([specs.label(spec) for spec in args.agents]))))
 
 
 def demo_command(args: argparse.Namespace) -> None:
@@ -128,32 +129,32 @@ def demo_command(args: argparse.Namespace) -> None:
 
 
 def train_command(args: argparse.Namespace) -> None:
-    from dice_envs.training.config import load_config
-    from dice_envs.training.runs import resume_run, start_run
-    from dice_envs.training.trainer import TrainingInterrupted, print_final
+    config = import_with_extra("dice_envs.training.config", "dice-envs train")
+    runs = import_with_extra("dice_envs.training.runs", "dice-envs train")
+    trainer = import_with_extra("dice_envs.training.trainer", "dice-envs train")
 
     if (args.config is None) == (args.resume is None):
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
     try:
         if args.resume is not None:
-            result = resume_run(Path(args.resume), args.overrides, progress=not args.no_progress, ray_address=args.address)
+            result = runs.resume_run(Path(args.resume), args.overrides, progress=not args.no_progress, ray_address=args.address)
         else:
-            config = load_config(args.config, args.overrides)
+            loaded = config.load_config(args.config, args.overrides)
             run_dir = Path(args.run_dir) if args.run_dir else None
-            result = start_run(config, Path(args.runs_root), run_dir, progress=not args.no_progress, ray_address=args.address)
-    except TrainingInterrupted as interrupted:
+            result = runs.start_run(loaded, Path(args.runs_root), run_dir, progress=not args.no_progress, ray_address=args.address)
+    except trainer.TrainingInterrupted as interrupted:
         print(f"\n{interrupted}", file=sys.stderr)
         raise SystemExit(130) from None
-    print_final(result)
+    trainer.print_final(result)
 
 
 def evaluate_command(args: argparse.Namespace) -> None:
     from dice_envs.arena.tournament import Pairing, entrant_from_spec, format_table, run_tournament, save_result
 
-    specs: list[str] = []
+    named: list[str] = []
     for spec in args.agents or [BASELINES]:
-        specs += list(agent_classes(args.env)) if spec == BASELINES else [spec]
-    entrants = [entrant_from_spec(args.env, spec) for spec in specs]
+        named += list(agent_classes(args.env)) if spec == BASELINES else [spec]
+    entrants = [entrant_from_spec(args.env, spec) for spec in named]
     params = parse_params(args.param)
 
     def report(pairing: Pairing) -> None:
@@ -220,8 +221,6 @@ def ladder_command(args: argparse.Namespace) -> None:
 
 
 def play_command(args: argparse.Namespace) -> None:
-    from dice_envs.agents.learned import make_agent_from_spec
-
     params = parse_params(args.param)
     default = SCRIPTED_AGENTS[args.env][0].name if args.env in SCRIPTED_AGENTS else "random"
     opponents = args.opponent or [default]
@@ -234,8 +233,8 @@ def play_command(args: argparse.Namespace) -> None:
     if not 0 <= args.seat < num_players:
         raise ParameterError(f"--seat must be between 0 and {num_players - 1}, got {args.seat}")
     other_seats = [seat for seat in range(num_players) if seat != args.seat]
-    agents = {seat: make_agent_from_spec(args.env, spec, env, seed=args.seed + seat) for seat, spec in zip(other_seats, opponents)}
-    names = {seat: spec_label(spec) for seat, spec in zip(other_seats, opponents)}
+    agents = {seat: specs.build(args.env, spec, env, seed=args.seed + seat) for seat, spec in zip(other_seats, opponents)}
+    names = {seat: specs.label(spec) for seat, spec in zip(other_seats, opponents)}
     you = env.possible_agents[args.seat]
     print(f"You are {you}; opponents: " + ", ".join(f"{env.possible_agents[s]} ({names[s]})" for s in other_seats))
     env.reset(seed=args.seed)
@@ -331,23 +330,20 @@ def read_log(path: Path) -> GameLog:
 def serve_command(args: argparse.Namespace) -> None:
     from dice_envs.web.catalogue import AgentCatalogue, default_specs
 
-    try:
-        from dice_envs.web.server import LOOPBACK_NAMES, create_app, listen, serve  # imports FastAPI and uvicorn: only for this command
-    except ImportError as error:
-        raise ParameterError(f"dice-envs serve needs the web extra ({error.name} is missing): pip install -e '.[web]'") from None
+    server = import_with_extra("dice_envs.web.server", "dice-envs serve")  # imports FastAPI and uvicorn: only for this command
 
     games = args.games or dice_envs.list_envs()
     for name in games:
         dice_envs.env_module(name)  # one clear line for an unknown game
     catalogue = AgentCatalogue(args.agents or default_specs(games), games)
-    listening = listen(args.host, args.port)
-    hosts = list(LOOPBACK_NAMES)
+    listening = server.listen(args.host, args.port)
+    hosts = list(server.LOOPBACK_NAMES)
     if args.host not in LOOPBACK_HOSTS:
         print(f"note: {args.host} is reachable from other machines; anyone who reaches it can start games", file=sys.stderr)
         hosts = ["*"]  # other machines address it by names of their own
     host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address in a URL
     print(f"dice-envs serve: http://{host}:{args.port}/ ({', '.join(catalogue.offers)}; Ctrl-C to stop)", flush=True)
-    serve(create_app(catalogue, max_games=args.max_games, hosts=hosts), listening)
+    server.serve(server.create_app(catalogue, max_games=args.max_games, hosts=hosts), listening)
 
 
 def port_number(text: str) -> int:
@@ -359,13 +355,13 @@ def port_number(text: str) -> int:
 
 def agent_specs(text: str) -> list[str]:
     """``--agents``: specs split at commas, except the ``KEY=VALUE`` options of an ``mcts:`` spec."""
-    specs: list[str] = []
+    pieces: list[str] = []
     for piece in text.split(","):
-        if specs and "=" in piece and ":" not in piece:
-            specs[-1] += "," + piece
+        if pieces and "=" in piece and ":" not in piece:
+            pieces[-1] += "," + piece
         else:
-            specs.append(piece)
-    return specs
+            pieces.append(piece)
+    return pieces
 
 
 def module_command(prog: str, add_arguments: Callable[[argparse.ArgumentParser], None], options: Sequence[str]) -> argparse.Namespace:
@@ -387,10 +383,10 @@ def distill_command(args: argparse.Namespace) -> None:
 
 
 def export_command(args: argparse.Namespace) -> None:
-    from dice_envs.agents.learned import export_policy
+    learned = import_with_extra("dice_envs.agents.learned", "dice-envs export")
 
     source = Path(args.model)
-    out = export_policy(source / "model.zip" if source.is_dir() else source, args.out)
+    out = learned.export_policy(source / "model.zip" if source.is_dir() else source, args.out)
     print(f"saved the policy of {source} to {out} ({out.stat().st_size // 1024} KiB)")
 
 

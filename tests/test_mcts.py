@@ -12,6 +12,7 @@ import pytest
 import dice_envs
 from dice_envs.agents import make_agent
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
+from dice_envs.agents.specs import build_search
 from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
 from dice_envs.dino_hunt.rules import ROLL, ROLL_OR_STOP, STOP
@@ -76,7 +77,7 @@ def test_it_finds_a_forced_win() -> None:
     state.race.scores = [target - 1, target - sum(state.dinos)]
     game.check_state(state)
     for options in (SearchOptions(simulations=200), SearchOptions(simulations=200, model="dice_envs/models/dino_hunt_ppo.zip")):
-        assert MCTSAgent(env, seed=0, options=options).search(state, 1) == STOP
+        assert build_search("dino_hunt_v0", options, env, seed=0).search(state, 1) == STOP  # model=: its evaluator built too
 
 
 @pytest.mark.parametrize("chance", ["open", "closed"])

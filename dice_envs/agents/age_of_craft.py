@@ -9,6 +9,7 @@ its wish lacks and turns its attack cards on the leader.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -330,7 +331,7 @@ class CraftAgent(Agent):
         return IGNORE  # Step.DEFEND
 
     @staticmethod
-    def best_value(legal: set[int], base: int, score) -> int:  # type: ignore[no-untyped-def]
+    def best_value(legal: set[int], base: int, score: Callable[[int], float]) -> int:
         """The legal ``base + v - 1`` action with the highest ``score(v)``."""
         actions = [a for a in legal if base <= a < base + FACES]
         return max(actions, key=lambda a: (score(a - base + 1), a - base))

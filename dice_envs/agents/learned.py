@@ -1,25 +1,29 @@
-"""Trained policies as ``agents.base.Agent``s, so tournaments, matches, ``play`` and opponent pools use them.
+"""Trained policies as ``agents.base.Agent``s, so tournaments, matches, ``play`` and opponent pools use
+them, and as the evaluator a search takes (``load_evaluator``); loading and saving them.
 
-Agent specs name any agent on the command line: a built-in agent's name (``random``,
-``cup_counter``...) or ``model:PATH`` for a model saved by ``dice-envs train`` (MaskablePPO or
-masked DQN; ``PATH`` is its ``.zip``).
+Models are named by the specs ``model:NAME`` and ``model:PATH`` (``dice_envs/agents/specs.py``,
+which imports this module, and so torch, only where a model is really built): a model saved by
+``dice-envs train`` (MaskablePPO or masked DQN; ``PATH`` is its ``.zip``).
 """
 
 from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.dqn.policies import DQNPolicy
 
-from dice_envs.agents import Agent, make_agent, specs
+from dice_envs.agents.base import Agent
+from dice_envs.agents.specs import check_model_file
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState
@@ -99,22 +103,26 @@ class PolicyAgent(Agent):
             raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
         with th.no_grad():
             observed = th.as_tensor(observations, dtype=th.float32)
-            features = self.policy.extract_features(observed, self.policy.vf_features_extractor)
+            features = policy_features(self.policy, observed, self.policy.vf_features_extractor)
             return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
 
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
         policy = self.policy
         if isinstance(policy, MaskableActorCriticPolicy):
-            features = policy.extract_features(observations, policy.pi_features_extractor)
+            features = policy_features(policy, observations, policy.pi_features_extractor)
             return policy.action_net(policy.mlp_extractor.forward_actor(features))
-        return policy.q_net(observations)
+        return cast(DQNPolicy, policy).q_net(observations)  # masked DQN's policy
+
+
+def policy_features(policy: MaskableActorCriticPolicy, observations: th.Tensor, extractor: BaseFeaturesExtractor) -> th.Tensor:
+    """What one of the policy's feature extractors makes of the observations (given an extractor,
+    ``extract_features`` returns its one tensor)."""
+    return cast(th.Tensor, policy.extract_features(observations, extractor))
 
 
 POLICY_DATA = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 """What a saved model must hold to rebuild its policy."""
-ZIP_MAGIC = b"PK\x03\x04"
-"""How every zip file, and so every saved model, starts."""
 
 
 def error_reason(error: BaseException) -> tuple[BaseException, str]:
@@ -126,11 +134,7 @@ def error_reason(error: BaseException) -> tuple[BaseException, str]:
 
 def _read_model(path: str | Path) -> tuple[dict[str, Any], dict[str, Any]]:
     path = Path(path)
-    if not path.is_file():
-        raise ParameterError(f"no model file {str(path)!r}")
-    with path.open("rb") as file:
-        if file.read(len(ZIP_MAGIC)) != ZIP_MAGIC:
-            raise ParameterError(f"{str(path)!r} is not a saved model (a model is the .zip that training saves)")
+    check_model_file(path)
     try:
         data, params, _ = load_from_zip_file(path, device="cpu")
     except Exception as error:  # a zip that cannot be read whole: cut short, or damaged
@@ -181,16 +185,27 @@ def constant_zero(_: float) -> float:
     return 0.0
 
 
-def load_model_agent(env: DiceGameEnv, path: str | Path, seed: int | None = None) -> PolicyAgent:
-    return PolicyAgent(env, load_policy(path), label=Path(path).stem, seed=seed)
+def load_model_agent(
+    env: DiceGameEnv, path: str | Path, seed: int | None = None, loaded: MutableMapping[Path, BasePolicy] | None = None
+) -> PolicyAgent:
+    """The saved model at ``path`` as an agent for ``env``; ``loaded``: policies already read, by
+    file, that this one joins (``dice_envs.agents.specs.LoadedPolicies``)."""
+    path = Path(path)
+    if loaded is None:
+        policy = load_policy(path)
+    elif path in loaded:
+        policy = loaded[path]
+    else:
+        policy = loaded[path] = load_policy(path)
+    return PolicyAgent(env, policy, label=path.stem, seed=seed)
 
 
-def make_agent_from_spec(env_name: str, spec: str, env: DiceGameEnv, seed: int | None = None) -> Agent:
-    """A built-in agent by name, or ``model:PATH``."""
-    path = specs.model_path(spec)
-    if path is not None:
-        return load_model_agent(env, path, seed=seed)
-    return make_agent(env_name, spec, env, seed=seed)
+def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Path, BasePolicy] | None = None) -> PolicyAgent:
+    """The saved model at ``path`` as a search's evaluator (``dice_envs.agents.mcts.Evaluator``):
+    its policy's priors and its value head's values; a model without a value head is a clear error."""
+    evaluator = load_model_agent(env, path, loaded=loaded)
+    evaluator.values(np.zeros((1, evaluator.layout.size), dtype=np.float32))  # a value head, or a clear error now
+    return evaluator
 
 
 def policy_to_bytes(policy: BasePolicy) -> bytes:

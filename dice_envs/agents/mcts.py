@@ -22,7 +22,7 @@ Values are in [0, 1]: a game's returns mapped from [-1, 1], or, where a rollout 
 
 Options (``mcts:key=value,...``): ``simulations`` per decision (default 200), ``seconds`` per
 decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1.0),
-``rollout`` (``random`` or any agent of the game by name: it plays every seat), ``depth`` (rollout
+``rollout`` (``random`` or another agent spec of the game, without commas: it plays every seat), ``depth`` (rollout
 steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
@@ -44,7 +44,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -52,9 +52,6 @@ from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import TERMINAL, Game, ParameterError
 from dice_envs.core.state import GameState
-
-if TYPE_CHECKING:
-    from dice_envs.agents.learned import PolicyAgent
 
 SPEC_NAME = "mcts"
 OBJECTIVES = ("game", "turn")
@@ -113,6 +110,19 @@ def parse_options(spec: str) -> SearchOptions:
     return SearchOptions(**values)
 
 
+class Evaluator(Protocol):
+    """What a learned evaluator gives the search (as OpenSpiel's MCTSBot takes one): a trained
+    policy's priors and its value head's estimates (``dice_envs.agents.learned.load_evaluator``)."""
+
+    def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """Each row's distribution over the actions, zero for those its mask forbids."""
+        ...
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """Each row's estimated return, in [-1, 1], for the player observing."""
+        ...
+
+
 class _Node:
     """Statistics of one action sequence from the root: visits, the total value of the player who
     chose its last action, and how often that action was available when its parent was visited.
@@ -146,29 +156,31 @@ class MCTSAgent(Agent):
         "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn,chance=open|closed)"
     )
 
-    def __init__(self, env: DiceGameEnv, seed: int | None = None, options: SearchOptions | None = None) -> None:
+    def __init__(
+        self,
+        env: DiceGameEnv,
+        seed: int | None = None,
+        options: SearchOptions | None = None,
+        rollout: Agent | None = None,
+        evaluator: Evaluator | None = None,
+    ) -> None:
+        """``rollout``: the agent that plays every seat in the rollouts (``None``: uniformly random
+        moves), the one ``options.rollout`` names; ``evaluator``: the one ``options.model`` names,
+        whose priors guide selection and whose values judge new leaves instead of rollouts.  A
+        spec's are built by ``dice_envs.agents.specs.build``."""
         super().__init__(env, seed=seed)
         self.options = options or SearchOptions()
         self.game: Game[Any, Any] = self.env.game
         if self.options.objective == "turn" and self.game.max_turn_points is None:
             raise ParameterError(f"mcts: objective=turn needs a race game played in turns (Dino Hunt or Dalek Dice), not {self.game.name}")
+        if self.options.rollout != "random" and rollout is None:
+            raise ParameterError(f"mcts: rollout={self.options.rollout} needs its agent (dice_envs.agents.specs.build builds it)")
+        if self.options.model is not None and evaluator is None:
+            raise ParameterError(f"mcts: model={self.options.model} needs its evaluator (dice_envs.agents.specs.build builds it)")
         self.picks = random.Random(int(self.rng.integers(2**63)))
-        self.rollout_agents: list[Agent] = []
+        self.rollout_agents: list[Agent] = [] if rollout is None else [rollout.for_another_game() for _ in range(self.game.num_players)]
         """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
-        if self.options.rollout != "random":
-            from dice_envs.agents import make_agent  # agents/__init__ imports this module
-
-            agent = make_agent(self.env.metadata["name"], self.options.rollout, env, seed=seed)
-            self.rollout_agents = [agent.for_another_game() for _ in range(self.game.num_players)]
-        self.evaluator: PolicyAgent | None = None
-        """With ``model``: the trained policy whose priors guide selection and whose value head
-        judges new leaves instead of rollouts."""
-        if self.options.model is not None:
-            from dice_envs.agents.learned import load_model_agent  # imports torch: only for a learned evaluator
-            from dice_envs.agents.specs import resolve_model
-
-            self.evaluator = load_model_agent(env, resolve_model(self.options.model))
-            self.evaluator.values(np.zeros((1, self.env.encoder.layout.size), dtype=np.float32))  # a value head, or a clear error now
+        self.evaluator = evaluator
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Searches the position of ``self.env`` (the environment the agent was made for)."""
@@ -209,7 +221,7 @@ class MCTSAgent(Agent):
         from it (``chance=closed`` chooses the node an action leads to by it)."""
         return self.env.encoder.encode(state, seat).tobytes()
 
-    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, int] | None) -> None:
+    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, float] | None) -> None:
         """One simulation for the searcher ``seat``; ``turn``: with ``objective=turn``, the
         searcher's seat and its score at the root."""
         if self.evaluator is not None:
@@ -261,15 +273,16 @@ class MCTSAgent(Agent):
             legal = game.legal_actions(state)
             if node.priors is None:
                 node.priors = self._priors(state, player, legal)
+            priors = node.priors
             for action in legal:
                 child = node.children.get(action)
                 if child is not None:
                     child.available += 1
             scale = self.options.exploration * math.sqrt(node.visits)
-            action = max(legal, key=lambda a: _puct(node.children.get(a), node.priors.get(a, 0.0), scale))
+            action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
             child = node.children.get(action)
             expanded = child is None
-            if expanded:
+            if child is None:
                 child = node.children[action] = _Node()
                 child.available = 1
             game.apply(state, action, rng)
@@ -303,7 +316,7 @@ class MCTSAgent(Agent):
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
-    def _rollout(self, state: GameState, turn: tuple[int, int] | None) -> list[float]:
+    def _rollout(self, state: GameState, turn: tuple[int, float] | None) -> list[float]:
         """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
         rollout policy; one value per seat."""
         game, rng = self.game, self.rng
@@ -327,7 +340,9 @@ class MCTSAgent(Agent):
             # Every node on the path is the searcher's own decision: only its value is read.
             values = [0.0] * game.num_players
             # Over the most one turn can score: values stay in [0, 1], as UCB1 assumes.
-            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / game.max_turn_points
+            most = game.max_turn_points
+            assert most is not None  # objective=turn is refused for a game without it
+            values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / most
             return values
         return _unit_values(game.returns(state))
 

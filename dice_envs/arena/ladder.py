@@ -34,8 +34,7 @@ from typing import Any
 import numpy as np
 
 import dice_envs
-from dice_envs.agents.mcts import is_search_spec, parse_options
-from dice_envs.agents.specs import model_path, resolve_model, spec_label
+from dice_envs.agents import specs
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
 from dice_envs.arena.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
 from dice_envs.core.engine import ParameterError
@@ -117,20 +116,13 @@ def stored_spec(rung: str) -> str:
 
 def rung_entrant(env_name: str, rung: str) -> Entrant:
     """A rung as a tournament entrant, labelled as the stored round robins label it."""
-    return Entrant(spec_label(stored_spec(rung)), entrant_from_spec(env_name, rung).build, rung)
-
-
-def rung_model(rung: str) -> Path | None:
-    """The model file a rung plays (``model:NAME``) or searches with (``mcts:...,model=NAME``)."""
-    if is_search_spec(rung):
-        model = parse_options(rung).model
-        return resolve_model(model) if model is not None else None
-    return model_path(rung)
+    return Entrant(specs.label(stored_spec(rung)), entrant_from_spec(env_name, rung).build, rung)
 
 
 def _fingerprints(ladder: Ladder) -> dict[str, str]:
-    """The SHA-256 of every model a rung uses: what a stored ladder must have been played with."""
-    models = {stored_spec(rung): rung_model(rung) for rung in ladder.rungs}
+    """The SHA-256 of every model a rung uses (``model:NAME``, ``mcts:...,model=NAME``): what a
+    stored ladder must have been played with."""
+    models = {stored_spec(rung): specs.model_of(rung) for rung in ladder.rungs}
     return {rung: hashlib.sha256(path.read_bytes()).hexdigest() for rung, path in models.items() if path is not None}
 
 
@@ -311,9 +303,11 @@ def format_rating(rating: LadderRating) -> str:
     rate_width = len(rate_title) + 2
     header = f"{'rung':<{width}}{'rung rating':>12}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
     lines = [
-        f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
-        f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
-        f"{rating.workers} workers, batches of {rating.batch_size})",
+        (
+            f"{rating.env_name}: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
+            f"(Bradley-Terry on the Elo scale, random = 0; seats rotated, seeds {rating.seed}..{rating.seed + rating.games - 1}, "
+            f"{rating.workers} workers, batches of {rating.batch_size})"
+        ),
         "",
         header,
         "-" * len(header),
@@ -356,8 +350,10 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
             "",
             f"## {env_name}",
             "",
-            f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
-            f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}.",
+            (
+                f"{len(stored.labels)} rungs, {stored.ladder.games} games per pairing, seats rotated, seeds "
+                f"{stored.seed}..{stored.seed + stored.ladder.games - 1}, played on {stored.workers} workers{_fillers(env_name)}."
+            ),
             "",
             "| rank | agent | rating | win rate over all its games | games |",
             "|---:|---|---:|---:|---:|",

@@ -60,7 +60,7 @@ from dice_envs.agents.mcts import SPEC_NAME as MCTS_NAME
 from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
-from dice_envs.arena.timing import TimedSearch
+from dice_envs.arena.timing import timed_search
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.dino_hunt.rules import ROLL, STOP
@@ -99,10 +99,6 @@ def exact_points_per_turn(env_name: str, agent: Agent) -> float:
 def _factory(env_name: str, agent: str | AgentFactory, seed: int) -> AgentFactory:
     if not isinstance(agent, str):
         return agent
-    if agent.startswith("model:"):
-        from dice_envs.agents.learned import make_agent_from_spec  # imports torch: only when asked
-
-        return lambda env: make_agent_from_spec(env_name, agent, env, seed=seed)
     return lambda env: make_agent(env_name, agent, env, seed=seed)
 
 
@@ -291,7 +287,7 @@ def search_convergence(
     for simulations in budgets:
         spec = f"{MCTS_NAME}:objective=turn,simulations={simulations}" + (f",{options}" if options else "")
         seconds: list[float] = []
-        factory = partial(TimedSearch, spec=spec, seed=seed, seconds=seconds)
+        factory = partial(timed_search, spec=spec, seed=seed, seconds=seconds)
         mean, low, high = mean_interval(turn_points_sample(env_name, factory, turns, seed, env_kwargs, batch_size))
         rows.append(SearchRow(spec, simulations, turns, mean, low, high, optimum, float(np.mean(seconds)) if seconds else 0.0))
     return rows

@@ -4,7 +4,7 @@
     for outcomes in play_parts([Part(...) for ...], workers): ...
 
 Each part is played by ``dice_envs.arena.play.play_games`` in a worker process with its lineup built
-there, its games numbered as in the whole match (so each is dealt and seated as the whole match
+there (``dice_envs.agents.specs.lineup`` builds one from agent specs), its games numbered as in the whole match (so each is dealt and seated as the whole match
 would deal and seat it), and its agents seeded from the match seed and the part's number
 (``part_seed``).  A result is therefore reproducible from the seed, the batch size and the number
 of workers, and one worker plays exactly what ``play_games`` plays in this process.
@@ -25,10 +25,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import dice_envs
-from dice_envs.agents.base import Agent
+from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, lineup_at_seats, play_games
 from dice_envs.arena.recording import logged_move
-from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog
 
@@ -37,22 +36,6 @@ T = TypeVar("T")
 PART_SEED_STRIDE = 1_000_003
 """Added to every agent seed once per part, so the parts' agents draw unrelated numbers (part 0
 keeps the match's own seeds: one worker plays what ``play_games`` plays)."""
-
-LineupBuilder = Callable[[DiceGameEnv, int], Sequence[Agent]]
-"""``(env, seed_offset) -> one agent per seat``; the offset is added to each agent's usual seed."""
-
-
-def spec_lineup(env_name: str, specs: Sequence[str], seed: int) -> LineupBuilder:
-    """One agent per spec (a built-in agent, ``mcts:...`` or ``model:PATH``), seated in order and
-    seeded as ``dice-envs match`` seeds a lineup (``seed * 1000 + seat``, plus the part's offset)."""
-
-    def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-        from dice_envs.agents.learned import make_agent_from_spec  # imports torch: only where a lineup is built
-
-        return [make_agent_from_spec(env_name, spec, env, seed=seed * 1000 + seed_offset + i) for i, spec in enumerate(specs)]
-
-    return build
-
 
 def default_workers() -> int:
     """Every core this process may use (``--workers`` defaults to it in the commands that play many games)."""

@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium.utils import seeding
 
 import dice_envs
-from dice_envs.agents import make_agent
+from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
 from dice_envs.core.engine import Game, ParameterError
 from dice_envs.core.state import GameState
@@ -71,14 +71,15 @@ def play_match(
     env_kwargs: dict[str, Any] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
 ) -> list[Standing]:
-    """Play ``num_games`` games, one agent per seat; in game ``g`` agent ``i`` sits at seat ``(i + g) % n``.
+    """Play ``num_games`` games, one agent per seat (given by spec); in game ``g`` agent ``i`` sits
+    at seat ``(i + g) % n``.
 
-    Game ``g`` is dealt from seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``,
-    so a match is reproducible (see ``play_games``).
+    Game ``g`` is dealt from seed ``seed + g`` and agent ``i`` is seeded with ``seed * 1000 + i``
+    (``specs.lineup``), so a match is reproducible (see ``play_games``).
     """
     env = dice_envs.make(env_name, num_players=len(agent_names), **(env_kwargs or {}))
-    agents = [make_agent(env_name, name, env, seed=seed * 1000 + i) for i, name in enumerate(agent_names)]
-    return standings_from(play_games(env, agents, num_games, seed, batch_size), numbered_labels(agent_names))
+    agents = specs.lineup(env_name, agent_names, seed)(env, 0)
+    return standings_from(play_games(env, agents, num_games, seed, batch_size), numbered_labels([specs.label(name) for name in agent_names]))
 
 
 @dataclass(frozen=True)

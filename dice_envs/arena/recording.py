@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 import dice_envs
+from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.game_log import GameLog, Move
@@ -46,12 +47,10 @@ def record_game(env: DiceGameEnv, agents: Sequence[Agent], players: Sequence[str
     return log
 
 
-def play_logged_game(env_name: str, specs: Sequence[str], seed: int, params: dict[str, Any] | None = None) -> GameLog:
+def play_logged_game(env_name: str, players: Sequence[str], seed: int, params: dict[str, Any] | None = None) -> GameLog:
     """One game between agents given by spec (``random``, heuristics, ``mcts:...``, ``model:PATH``),
     seated in order and seeded as ``dice-envs match`` seeds its first game."""
-    from dice_envs.arena.parallel import spec_lineup  # imports torch only where a model may be loaded
-
-    params = {"num_players": len(specs), **(params or {})}
+    params = {"num_players": len(players), **(params or {})}
     env = dice_envs.make(env_name, raw=True, **params)
-    agents = spec_lineup(env_name, specs, seed)(env, 0)
-    return record_game(env, agents, specs, seed, params)
+    agents = specs.lineup(env_name, players, seed)(env, 0)
+    return record_game(env, agents, players, seed, params)

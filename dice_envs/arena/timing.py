@@ -9,9 +9,12 @@ from __future__ import annotations
 import cProfile
 import time
 from collections.abc import Sequence
+from functools import partial
 
 import dice_envs
-from dice_envs.agents.mcts import MCTSAgent, parse_options
+from dice_envs.agents import specs
+from dice_envs.agents.base import Agent
+from dice_envs.agents.mcts import Evaluator, MCTSAgent, SearchOptions, parse_options
 from dice_envs.arena.play import play_games
 from dice_envs.core.state import GameState
 
@@ -23,12 +26,14 @@ class TimedSearch(MCTSAgent):
     def __init__(
         self,
         env: dice_envs.DiceGameEnv,
-        spec: str,
-        seed: int,
+        seed: int | None = None,
+        options: SearchOptions | None = None,
+        rollout: Agent | None = None,
+        evaluator: Evaluator | None = None,
         profile: cProfile.Profile | None = None,
         seconds: list[float] | None = None,
     ) -> None:
-        super().__init__(env, seed=seed, options=parse_options(spec))
+        super().__init__(env, seed, options, rollout, evaluator)
         self.seconds = [] if seconds is None else seconds
         self.profile = profile
 
@@ -40,15 +45,23 @@ class TimedSearch(MCTSAgent):
         return action
 
 
+def timed_search(
+    env: dice_envs.DiceGameEnv, spec: str, seed: int, profile: cProfile.Profile | None = None, seconds: list[float] | None = None
+) -> TimedSearch:
+    """The search ``spec`` names (``mcts:...``), timed."""
+    timed = partial(TimedSearch, profile=profile, seconds=seconds)
+    search = specs.build_search(env.metadata["name"], parse_options(spec), env, seed, search_class=timed)
+    assert isinstance(search, TimedSearch)
+    return search
+
+
 def decision_seconds(
     env_name: str, spec: str, opponents: Sequence[str], games: int, seed: int = 0, profile: cProfile.Profile | None = None
 ) -> list[float]:
     """CPU seconds of each searched decision of ``spec`` over ``games`` games against ``opponents``
     (profiled into ``profile`` if given, which makes each slower)."""
-    from dice_envs.agents.learned import make_agent_from_spec  # imports torch: only when a benchmark plays
-
     env = dice_envs.make(env_name, num_players=1 + len(opponents))
-    search = TimedSearch(env, spec, seed, profile)
-    others = [make_agent_from_spec(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
+    search = timed_search(env, spec, seed, profile)
+    others = [specs.build(env_name, opponent, env, seed=seed + 1 + i) for i, opponent in enumerate(opponents)]
     play_games(env, [search, *others], games, seed, batch_size=1)
     return search.seconds

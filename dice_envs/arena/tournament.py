@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import dice_envs
-from dice_envs.agents import Agent, make_agent
-from dice_envs.agents.learned import make_agent_from_spec
-from dice_envs.agents.specs import MODEL_PREFIX, model_path, spec_label
-from dice_envs.arena.parallel import LineupBuilder, Part, PartsPlayer, play_logged_part, play_parts, split_games
+from dice_envs.agents import specs
+from dice_envs.agents.base import Agent
+from dice_envs.agents.specs import LineupBuilder
+from dice_envs.arena.parallel import Part, PartsPlayer, play_logged_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -55,10 +55,10 @@ def entrant_from_spec(env_name: str, spec: str) -> Entrant:
     loaded from its absolute path, so that a Ray task running elsewhere on this machine (another
     directory) finds it too."""
     env = dice_envs.make(env_name)  # fail now, with a clear message, on an unknown agent or model
-    make_agent_from_spec(env_name, spec, env)
-    path = model_path(spec)
-    where = spec if path is None else f"{MODEL_PREFIX}{path.absolute()}"
-    return Entrant(spec_label(spec), lambda env, seed: make_agent_from_spec(env_name, where, env, seed=seed), spec)
+    specs.build(env_name, spec, env)
+    path = specs.model_path(spec)
+    where = spec if path is None else f"{specs.MODEL_PREFIX}{path.absolute()}"
+    return Entrant(specs.label(spec), lambda env, seed: specs.build(env_name, where, env, seed=seed), spec)
 
 
 @dataclass
@@ -177,7 +177,7 @@ def _lineup(env_name: str, first: Entrant, second: Entrant, filler: str, seed: i
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         base = seed * 1000 + seed_offset
         agents = [first.build(env, base), second.build(env, base + 1)]
-        return agents + [make_agent(env_name, filler, env, seed=base + seat) for seat in range(2, env.game.num_players)]
+        return agents + [specs.build(env_name, filler, env, seed=base + seat) for seat in range(2, env.game.num_players)]
 
     return build
 

@@ -22,9 +22,7 @@ from typing import Any, Literal, Union, cast
 import yaml
 
 import dice_envs
-from dice_envs.agents import agent_classes
-from dice_envs.agents.mcts import is_search_spec, parse_options
-from dice_envs.agents.specs import model_path
+from dice_envs.agents import agent_classes, specs
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.opponents import require_race_game, validate_opponents
 
@@ -437,19 +435,11 @@ def _validate(config: TrainConfig, source: str) -> None:
     evaluation = config.evaluation
     for name in ("interval", "games", "final_games"):
         require(getattr(evaluation, name) >= 1, f"evaluation.{name}", "must be at least 1")
-    known = list(agent_classes(config.env.name))
     for spec in [*evaluation.opponents, evaluation.filler]:
-        if is_search_spec(spec):
-            try:
-                parse_options(spec)
-            except ParameterError as error:
-                raise ConfigError(f"{source}: evaluation: {error}") from None
-            continue
-        require(
-            spec in known or ((path := model_path(spec)) is not None and path.is_file()),
-            "evaluation",
-            f"names unknown agent {spec!r}; choose from {', '.join(known)}, mcts[:options] or model:PATH of an existing file",
-        )
+        try:
+            specs.check(config.env.name, spec)
+        except ParameterError as error:
+            raise ConfigError(f"{source}: evaluation {spec!r}: {error}") from None
     _validate_models(config, source)
     if isinstance(config.hyperparameters, RLlibPPOHyperparameters):
         _validate_rllib(config.hyperparameters, config.ray, require)
@@ -458,17 +448,14 @@ def _validate(config: TrainConfig, source: str) -> None:
 
 
 def _validate_models(config: TrainConfig, source: str) -> None:
-    """Every model the config names must be a readable saved model: a clear error now, not in training."""
-    models: dict[str, str | Path] = {"init_policy": config.init_policy} if config.init_policy else {}
-    for key, specs in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
-        models.update({f"{key} {spec!r}": path for spec in specs if (path := model_path(spec)) is not None})
-    if not models:
-        return
-    from dice_envs.agents.learned import check_model  # imports torch: only for configs that name a model
-
-    for key, model in models.items():
+    """Every model the config names (to play, or to search with) must be a readable saved model: a
+    clear error now, not in training."""
+    models = {"init_policy": Path(config.init_policy)} if config.init_policy else {}
+    for key, named in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
+        models.update({f"{key} {spec!r}": path for spec in named if (path := specs.model_of(spec)) is not None})
+    for key, path in models.items():
         try:
-            check_model(model)
+            specs.check_model_file(path, read=True)
         except ParameterError as error:
             raise ConfigError(f"{source}: {key}: {error}") from None
 

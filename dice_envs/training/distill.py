@@ -36,10 +36,12 @@ from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 import dice_envs
+from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
-from dice_envs.agents.learned import load_policy_with_data, make_agent_from_spec, save_policy
+from dice_envs.agents.learned import load_policy_with_data, policy_features, save_policy
 from dice_envs.agents.mcts import MCTSAgent, is_search_spec
-from dice_envs.arena.parallel import LineupBuilder, Part, check_workers, default_workers, part_seed, play_parts, spec_lineup, split_games
+from dice_envs.agents.specs import LineupBuilder
+from dice_envs.arena.parallel import Part, check_workers, default_workers, part_seed, play_parts, split_games
 from dice_envs.arena.play import Decision, GameOutcome, play_games
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -151,12 +153,12 @@ class Recorder(Agent):
 def lineup_builder(env_name: str, teacher: str, opponent: str, num_players: int, seed: int) -> LineupBuilder:
     """``Part.build``: the teacher (recorded) and ``num_players - 1`` copies of the opponent,
     seeded as ``dice-envs match`` seeds its lineups."""
-    specs = [teacher] + [opponent] * (num_players - 1)
-    lineup = spec_lineup(env_name, specs, seed)
+    players = [teacher] + [opponent] * (num_players - 1)
+    lineup = specs.lineup(env_name, players, seed)
 
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         agents = lineup(env, seed_offset)
-        return [Recorder(agent) if spec == teacher and isinstance(agent, MCTSAgent) else agent for spec, agent in zip(specs, agents)]
+        return [Recorder(agent) if spec == teacher and isinstance(agent, MCTSAgent) else agent for spec, agent in zip(players, agents)]
 
     return build
 
@@ -242,9 +244,8 @@ def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCri
 
 def forward(policy: MaskableActorCriticPolicy, observations: th.Tensor, masks: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
     """Masked log-probabilities and value estimates, as ``PolicyAgent`` computes them (with gradients)."""
-    actor = policy.extract_features(observations, policy.pi_features_extractor)
-    critic = policy.extract_features(observations, policy.vf_features_extractor)
-    assert isinstance(actor, th.Tensor) and isinstance(critic, th.Tensor), "a shared features extractor (sb3's default) gives one tensor"
+    actor = policy_features(policy, observations, policy.pi_features_extractor)
+    critic = policy_features(policy, observations, policy.vf_features_extractor)
     logits = policy.action_net(policy.mlp_extractor.forward_actor(actor)).masked_fill(~masks, -th.inf)
     return th.log_softmax(logits, dim=1), policy.value_net(policy.mlp_extractor.forward_critic(critic)).squeeze(1)
 
@@ -353,7 +354,7 @@ def check_args(args: argparse.Namespace) -> None:
         raise ParameterError("nothing to do: give --out (train a student) and/or --save-data")
     env = dice_envs.make(args.env, num_players=args.players)
     for spec in [args.teacher, *args.opponents]:
-        make_agent_from_spec(args.env, spec, env)  # a bad spec or model is one clear line now, not in a worker
+        specs.build(args.env, spec, env)  # a bad spec or model is one clear line now, not in a worker
     if args.out is not None:
         initial_policy(env, args.init)
 

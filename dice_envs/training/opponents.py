@@ -19,9 +19,7 @@ from typing import Any
 import numpy as np
 
 import dice_envs
-from dice_envs.agents import Agent, agent_classes, make_agent
-from dice_envs.agents.mcts import is_search_spec, parse_options
-from dice_envs.agents.specs import model_path
+from dice_envs.agents import Agent, specs
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import Race, draw_start_scores
 
@@ -32,21 +30,17 @@ MAX_EMPTY_GAMES = 100
 
 
 def validate_opponents(env_name: str, opponents: Mapping[str, float]) -> None:
-    """A clear ``ParameterError`` unless every entry names an opponent and the weights make sense."""
+    """A clear ``ParameterError`` unless every entry names an opponent (an agent spec, or one of
+    ``LEARNER_POLICIES``) and the weights make sense: now, rather than in training."""
     if not opponents:
         raise ParameterError("the opponent pool is empty; give at least one opponent with a positive weight")
-    known = [*agent_classes(env_name), *LEARNER_POLICIES]
     for name, weight in opponents.items():
-        path = model_path(name)
-        if path is not None:
-            if not path.is_file():
-                raise ParameterError(f"opponent {name!r}: no such model file")
-        elif is_search_spec(name):
-            parse_options(name)  # a clear error for bad options, now rather than in training
-        elif name not in known:
-            raise ParameterError(
-                f"unknown opponent {name!r} for {env_name}; choose from {', '.join(known)}, mcts[:options] or model:PATH"
-            )
+        if name not in LEARNER_POLICIES:
+            try:
+                specs.check(env_name, name)
+            except ParameterError as error:
+                learners = "" if ":" in name else f"; or the learner's own: {', '.join(LEARNER_POLICIES)}"  # a name, not a spec
+                raise ParameterError(f"opponents {name!r}: {error}{learners}") from None
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or weight < 0:
             raise ParameterError(f"opponent weight for {name!r} must be a number >= 0, got {weight!r}")
     if sum(opponents.values()) <= 0:
@@ -159,11 +153,5 @@ class Opponents:
             return self._snapshots[int(rng.integers(len(self._snapshots)))]
         key = (seat, name)
         if key not in self._fixed_agents:
-            path = model_path(name)
-            if path is not None:
-                from dice_envs.agents.learned import load_model_agent  # imports torch: only when a model plays
-
-                self._fixed_agents[key] = load_model_agent(self.game_env, path)
-            else:
-                self._fixed_agents[key] = make_agent(self.env_name, name, self.game_env)
+            self._fixed_agents[key] = specs.build(self.env_name, name, self.game_env)
         return self._fixed_agents[key]

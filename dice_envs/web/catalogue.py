@@ -1,9 +1,10 @@
 """The agents a ``dice-envs serve`` app offers, fixed when the server starts and named by label.
 
 The command line names agents by spec (``random``, ``cup_counter``, ``mcts:...``,
-``model:dino_hunt_ppo``); the page and every request name them only by the label this
-catalogue gives each spec (``dino_hunt_ppo`` for that model).  So no request can name a file or
-load a model: every model is read once, here, at start-up.
+``model:dino_hunt_ppo``; ``dice_envs/agents/specs.py``); the page and every request name them only
+by the label this catalogue gives each spec (``dino_hunt_ppo`` for that model).  So no request can
+name a file or load a model: every model is read once, here, at start-up (a search's evaluator too,
+when the search is first built for its game).
 
 Each spec is offered for the games it can play, found by building it for each game: a built-in
 agent or a search at the game's default player count (they read the game's parameters, so they
@@ -20,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import dice_envs
-from dice_envs.agents import SCRIPTED_AGENTS, Agent, make_agent
-from dice_envs.agents.specs import model_path, spec_label
+from dice_envs.agents import SCRIPTED_AGENTS, Agent, specs
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.extras import MissingExtraError
 
 
 def default_specs(games: Iterable[str]) -> list[str]:
@@ -55,9 +56,10 @@ class GameOffer:
 class AgentCatalogue:
     """The games on offer and the agents for each, from the server's own command line."""
 
-    def __init__(self, specs: Sequence[str], games: Sequence[str]) -> None:
-        self._specs = _labelled(specs)
-        self._policies = {label: _load_policy(spec) for label, spec in self._specs.items() if model_path(spec)}
+    def __init__(self, offered: Sequence[str], games: Sequence[str]) -> None:
+        self._specs = _labelled(offered)
+        self._policies: specs.LoadedPolicies = {}
+        """Every model read, by file: read once for all the games and player counts it is built for."""
         self._agents: dict[tuple[str, int, str], Agent] = {}
         self._lock = threading.Lock()
         self._refusals: dict[str, str] = {}
@@ -87,7 +89,7 @@ class AgentCatalogue:
         counts = range(params.min_players, params.max_players + 1)
         agents = {}
         for label, spec in self._specs.items():
-            if model_path(spec):
+            if specs.model_path(spec):
                 fits = tuple(n for n in counts if self._fits(env_name, n, label))
             else:
                 fits = tuple(counts) if self._fits(env_name, env.game.num_players, label) else ()
@@ -100,33 +102,25 @@ class AgentCatalogue:
         """Whether ``label`` builds for the game at that count (the agent is kept for its games)."""
         try:
             self.agent(env_name, num_players, label)
+        except MissingExtraError:
+            raise  # fits nowhere: say which extra to install, now
         except ParameterError as error:
             self._refusals.setdefault(label, str(error))
             return False
         return True
 
     def _build(self, label: str, env: DiceGameEnv) -> Agent:
-        if label in self._policies:
-            from dice_envs.agents.learned import PolicyAgent  # imports torch: only with a model on offer
-
-            return PolicyAgent(env, self._policies[label], label=label)
-        return make_agent(env.metadata["name"], self._specs[label], env)
+        return specs.build(env.metadata["name"], self._specs[label], env, loaded=self._policies)
 
 
-def _labelled(specs: Iterable[str]) -> dict[str, str]:
+def _labelled(offered: Iterable[str]) -> dict[str, str]:
     """Each spec by its label; two specs with one label would be one choice on the page."""
     labelled: dict[str, str] = {}
-    for spec in specs:
-        label = spec_label(spec)
+    for spec in offered:
+        label = specs.label(spec)
         if label in labelled and labelled[label] != spec:
             raise ParameterError(f"agents {labelled[label]!r} and {spec!r} would both be offered as {label!r}")
         labelled[label] = spec
     if not labelled:
         raise ParameterError("no agents to offer")
     return labelled
-
-
-def _load_policy(spec: str) -> Any:
-    from dice_envs.agents.learned import load_policy  # imports torch: only with a model on offer
-
-    return load_policy(model_path(spec))  # type: ignore[arg-type]

@@ -55,8 +55,8 @@ def test_defaults_fill_in_and_yaml_numbers_without_a_dot_are_numbers(tmp_path: P
         (BASE + "n_envs: 0\n", "n_envs must be at least 1"),
         (BASE + "hyperparameters: {gamma: 1.5}\n", r"gamma must be in \(0, 1\]"),
         (BASE + "learner_seat: 5\n", "learner_seat must be 'random' or 0..1"),
-        (BASE + "opponents: {grandmaster: 1}\n", "unknown opponent 'grandmaster'"),
-        (BASE + "evaluation: {opponents: [grandmaster]}\n", "unknown agent 'grandmaster'"),
+        (BASE + "opponents: {grandmaster: 1}\n", "opponents 'grandmaster': no agent 'grandmaster'"),
+        (BASE + "evaluation: {opponents: [grandmaster]}\n", "evaluation 'grandmaster': no agent 'grandmaster'"),
         (BASE + "policy: {activation: sigmoid}\n", "activation must be one of 'tanh', 'relu'"),
         (BASE + "policy: {net_arch: 64}\n", "net_arch must be a list"),
         ("env: {name: chess_v0}\nalgorithm: ppo\ntotal_timesteps: 10\n", "unknown environment 'chess_v0'"),
@@ -83,7 +83,7 @@ def test_overrides_reach_nested_keys_and_are_validated(tmp_path: Path) -> None:
     assert config.policy.net_arch == [32, 16]
     assert config.env.kwargs == {"target_score": 10}
     assert config.learner_seat == 1
-    with pytest.raises(ConfigError, match=r"unknown key 'hyperparameters.n_step'"):
+    with pytest.raises(ConfigError, match=r"unknown key 'hyperparameters\.n_step'"):
         load_config(path, ["hyperparameters.n_step=128"])
     with pytest.raises(ConfigError, match="KEY=VALUE"):
         load_config(path, ["hyperparameters.n_steps"])

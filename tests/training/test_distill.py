@@ -10,7 +10,7 @@ import torch as th
 
 import dice_envs
 from dice_envs.agents import make_agent
-from dice_envs.agents.learned import load_policy, make_agent_from_spec, save_policy
+from dice_envs.agents.learned import load_policy, save_policy
 from dice_envs.agents.specs import models_directory
 from dice_envs.arena.play import play_games
 from dice_envs.cli import main as cli
@@ -105,7 +105,7 @@ def test_the_saved_student_loads_as_a_model_and_plays(data: Dataset, tmp_path: P
     loaded = load_policy(path).state_dict()
     assert all(th.equal(loaded[key], value) for key, value in policy.state_dict().items())
     for spec in (f"model:{path}", f"mcts:simulations=2,model={path}"):
-        agent = make_agent_from_spec(ENV, spec, env, seed=0)
+        agent = make_agent(ENV, spec, env, seed=0)
         outcomes = play_games(env, [agent, make_agent(ENV, "random", env, seed=1)], 1)
         assert outcomes[0].finished
 

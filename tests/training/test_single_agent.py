@@ -110,10 +110,10 @@ def test_learner_policies_must_be_supplied_before_they_play() -> None:
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"opponents": {"expert": 1.0}}, "unknown opponent 'expert'"),
+        ({"opponents": {"expert": 1.0}}, "opponents 'expert': no agent 'expert' for dino_hunt_v0"),
         ({"opponents": {"random": -1.0}}, "must be a number >= 0"),
         ({"opponents": {"random": 0.0}}, "must not all be zero"),
-        ({"opponents": {"model:missing.zip": 1.0}}, "no such model file"),
+        ({"opponents": {"model:missing.zip": 1.0}}, "opponents 'model:missing.zip': no model file 'missing.zip'"),
         ({"opponents": {}}, "pool is empty"),
         ({"learner_seat": 2}, "learner_seat"),
         ({"env_kwargs": {"colour": "red"}}, "unknown parameter"),

@@ -37,7 +37,7 @@ import functools
 import math
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,9 @@ from dice_envs.dalek_dice.rules import (
     TurnEnd,
     turn_points,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's own from Python 3.13
 
 SCORING = len(KEEP_ACTIONS)  # Human 4, Human 2, Dalek 3, Dalek 2
 MAX_H = HUMAN_VALUES[Face.HUMAN_4] * NUM_DICE
@@ -476,26 +479,32 @@ def policy_points_from(agent: Agent, state: DalekDiceState) -> float:
             nxt, points = step[seen] = _after_action(seen, action)
             if nxt is None:
                 continue
-            if len(nxt) == DECISION_FIELDS:  # another decision of the same roll
+            if _is_decision(nxt):  # another decision of the same roll
                 found = [nxt]
             elif nxt not in rolls:
-                rolls[nxt] = seen_roll_outcomes(nxt)  # type: ignore[arg-type]
+                rolls[nxt] = seen_roll_outcomes(nxt)
                 found = [decision for _, decision, _ in rolls[nxt] if decision is not None]
             else:
                 found = []
             for decision in found:
                 if decision not in queued:
-                    queued.add(decision)  # type: ignore[arg-type]
-                    new.append(decision)  # type: ignore[arg-type]
+                    queued.add(decision)
+                    new.append(decision)
         pending = new
-    value: dict[Any, float] = {}
-    for node in sorted([*step, *rolls], key=_solve_order):
-        if len(node) == DECISION_FIELDS:
+    value: dict[SeenDecision | SeenRoll, float] = {}
+    nodes: list[SeenDecision | SeenRoll] = [*step, *rolls]
+    for node in sorted(nodes, key=_solve_order):
+        if _is_decision(node):
             nxt, points = step[node]
             value[node] = float(points) if nxt is None else value[nxt]
         else:
-            value[node] = sum(p * (points if decision is None else value[decision]) for p, decision, points in rolls[node])
+            value[node] = sum(p * (ended if decision is None else value[decision]) for p, decision, ended in rolls[node])
     return value[start]
+
+
+def _is_decision(node: SeenDecision | SeenRoll) -> TypeIs[SeenDecision]:
+    """Whether ``node`` is a decision (else a roll about to be made): told apart by their fields."""
+    return len(node) == DECISION_FIELDS
 
 
 def _solve_order(node: Any) -> tuple[int, int]:
