@@ -3,9 +3,10 @@
 Each kind in ``data.ACTIVATED_KINDS`` has an entry: when it can be used, what using it does, and
 its own rules at the steps of an ability (``state.Step``): which of the owner's dice, which of the
 victim's, which new values, what an attack takes.  Each entry also declares the steps it can wait
-at, whom it attacks and who decides (``Declaration``): validation reads these.  The engine (``rules.py``) runs the steps and
-keeps "once per turn"; a ruling about one card changes its functions here.  Card texts are in
-the card table of ``data.CARDS`` and ``docs/games/age_of_craft.md``.
+at, whom it attacks, who decides and what it takes (``Declaration``): validation and the
+conformance tests read these.  The engine (``rules.py``) runs the steps and keeps "once per
+turn"; a ruling about one card changes its entry here.  Card texts are in the card table of
+``data.CARDS`` and ``docs/games/age_of_craft.md``.
 """
 
 from __future__ import annotations

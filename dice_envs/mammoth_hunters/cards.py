@@ -1,10 +1,13 @@
 """Mammoth Hunters: what each card kind does, as small named functions registered in ``CARD_RULES``.
 
-A card's action runs on the engine's step machine (``rules.py``): place hunters, move them, swap,
+A card's action runs on the step machine (``steps.py``): place hunters, move them, swap,
 remove, take or move a mammoth, move a fire tile, attach a club.  The table says, for each kind,
 when it may be played, how its action starts, its options, and its own rules at the steps it
-uses (whose hunters, from where, to where).  A ruling about one card changes its functions here;
-the rulebook's card texts are quoted in ``docs/games/mammoth_hunters.md``.
+uses (whose hunters, from where, to where).  Each entry also declares the steps its action can
+wait at, its options and their steps, its limits and who decides (``Declaration``): validation
+and the conformance tests read these, and the functions read the limits from them.  A ruling
+about one card changes its entry here; the rulebook's card texts are quoted in
+``docs/games/mammoth_hunters.md``.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ supplies), the mammoths, the clubs (supply, held, under hunters), the 14 fire ti
 card kind (hands, draw and discard piles of its colour).  Glaciers cover empty regions and grow
 from the top margin, one a round at most.  The pending decision fits the turn: the preparatory
 placements in seat order, a card's action at a step that card has, with the fields that step
-reads, drawing back to five, the glacier and the game's end.
+reads, drawing back to five, the glacier and the game's end.  What each card's action can do (its
+steps, options, limits and who decides) is read from its declaration in ``cards.CARD_RULES``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ GAMES = 20
 defence against the Mounted Bandit of a random supply)."""
 HUNTERS_CASES: list[Case] = [("mammoth_hunters_v1", {"num_players": n}) for n in (3, 4, 5)]
 CRAFT_CASES: list[Case] = [("age_of_craft_v1", {"num_players": n, "supply": supply}) for n in (2, 3, 4) for supply in ("first_game", "random")]
-Reached = tuple[int, Step, int]
+Reached = tuple[int, int, int]
 """(card or ability kind, step, option chosen or -1); the six Landscape cards, which share one
 declaration, are counted as the first of them."""
 
@@ -38,7 +38,8 @@ def effect_positions(cases: list[Case]) -> Iterator[Any]:
     for case in cases:
         game = game_for(case)
         for seed in range(GAMES):
-            yield from (state for state in random_playout(game, seed) if state.decision.name == "EFFECT")
+            states: Iterator[Any] = random_playout(game, seed)
+            yield from (state for state in states if state.decision.name == "EFFECT")
 
 
 def check_card_action(state: MammothHuntersState) -> Reached:
@@ -66,7 +67,7 @@ def check_card_action(state: MammothHuntersState) -> Reached:
 def declared_card_steps() -> set[Reached]:
     """Every (card, step, option) a declaration allows: the steps before an option is chosen,
     then each option's steps."""
-    declared = set()
+    declared: set[Reached] = set()
     for declaration, card in FIRST_WITH.items():
         options = declaration.options
         before = [step for step in declaration.steps if not options or step in (Step.OPTION, Step.PLAYER)]
