@@ -34,8 +34,8 @@ SUFFER = IGNORE + 1
 END = SUFFER + 1  # pass the setup exchange, end the Negotiation Phase, end the turn
 NUM_ACTIONS = END + 1
 
-USE_INDEX = {kind: i for i, kind in enumerate(ACTIVATED_KINDS)}
-BUILD_INDEX = {kind: i for i, kind in enumerate(BUILDABLE_KINDS)}
+USE_INDEX: dict[int, int] = {kind: i for i, kind in enumerate(ACTIVATED_KINDS)}
+BUILD_INDEX: dict[int, int] = {kind: i for i, kind in enumerate(BUILDABLE_KINDS)}
 
 
 def _card_label(kind: int) -> str:

@@ -72,11 +72,13 @@ CLICK_GLOW = "#ffc078"
 DECIDING_FILL = "#fff4e0"
 KIND_COLOURS = {"S": "#dee2e6", "A": "#ffc9c9", "N": "#fff3bf", "C": "#e5dbff", "D": "#d0ebff", "L": "#ffe066", "O": "#c3fae8"}
 """Card face by letter group (start, attack, negotiation, conversion, defence, large points, other)."""
-BASIC_COLOURS = {Kind.MERCANTILE_HOUSE: "#ffd8a8", Kind.RESIDENCE: "#eebefa"}
+BASIC_COLOURS: dict[int, str] = {Kind.MERCANTILE_HOUSE: "#ffd8a8", Kind.RESIDENCE: "#eebefa"}
 PRODUCTION_COLOUR = "#b2f2bb"
 TAGS = {"S": "start", "A": "attack", "N": "trade", "C": "convert", "D": "defence", "L": "points", "O": "other"}
-BASIC_TAGS = {Kind.MERCANTILE_HOUSE: "pay +-1", Kind.RESIDENCE: "set"}
-TURNED_LABELS = {Kind.MOUNTED_BANDIT: "exhausted", Kind.LAND_SHARK: "exhausted", Kind.CASTLE_GATE: "raised"}
+BASIC_TAGS: dict[int, str] = {Kind.MERCANTILE_HOUSE: "pay +-1", Kind.RESIDENCE: "set"}
+VP_WORDS: dict[int, str] = {Kind.RESIDENCE: "set", Kind.TREASURY: "6s"}
+"""VP a card prints as a word: Residences count as a set, a Treasury counts the 6s."""
+TURNED_LABELS: dict[int, str] = {Kind.MOUNTED_BANDIT: "exhausted", Kind.LAND_SHARK: "exhausted", Kind.CASTLE_GATE: "raised"}
 
 WINDOWS = (Decision.OPENING, Decision.NEGOTIATE, Decision.BUILD)
 """Decisions where the active player may use cards and move Warehouse dice."""
@@ -153,7 +155,7 @@ def name_lines(kind: int) -> tuple[str, ...]:
 
 def printed_vp(kind: int) -> str:
     """VP per card; Residences count as a set and a Treasury counts the 6s."""
-    return {Kind.RESIDENCE: "set", Kind.TREASURY: "6s"}.get(kind, str(CARDS[kind].vp))
+    return VP_WORDS.get(kind, str(CARDS[kind].vp))
 
 
 def dice_values(counts: Sequence[int]) -> list[int]:

@@ -178,14 +178,14 @@ def ways_to_pay(cost: tuple[int, ...], mercantile: int, library: int) -> set[tup
     top = next((i for i in range(FACES - 1, -1, -1) if cost[i]), -1)
     if top < 0:
         return {(0,) * FACES}
-    rest = cost[:top] + (cost[top] - 1,) + cost[top + 1 :]
+    rest = (*cost[:top], cost[top] - 1, *cost[top + 1 :])
     ways = [(top, mercantile, library)]
     if mercantile:
         ways += [(i, mercantile - 1, library) for i in (top - 1, top + 1) if 0 <= i < FACES]
     if library:
         ways += [(i, mercantile, library - 1) for i in range(top + 1, FACES)]
     return {
-        hand[:die] + (hand[die] + 1,) + hand[die + 1 :]
+        (*hand[:die], hand[die] + 1, *hand[die + 1 :])
         for die, merc_left, lib_left in ways
         for hand in ways_to_pay(rest, merc_left, lib_left)
     }
@@ -232,7 +232,7 @@ def payments(cost: tuple[int, ...], mercantile: int, library: int) -> tuple[tupl
     for action, (die, counts_as, modifier) in PAYMENTS.items():
         merc_left, lib_left = uses_left[modifier]
         if cost[counts_as - 1] and merc_left >= 0 and lib_left >= 0:
-            rest = cost[: counts_as - 1] + (cost[counts_as - 1] - 1,) + cost[counts_as:]
+            rest = (*cost[: counts_as - 1], cost[counts_as - 1] - 1, *cost[counts_as:])
             options.append((action, die - 1, payable_hands(rest, merc_left, lib_left)))
     return tuple(options)
 

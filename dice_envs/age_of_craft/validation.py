@@ -5,17 +5,17 @@ Conserved: the 50 dice (Stock, tray, dice areas, Warehouses) and every card kind
 and the players' cards; one Deserted Village each).  Warehouses hold 3 dice each; a card is used,
 exhausted or turned at most once a turn; the Random Supply is seven kinds (A, N, C, D, L and two
 O).  The pending decision fits the turn: the setup exchange in seat order, the turn's player and
-phase, the offer being made, the card being paid for, the step of an ability and whose it is.
+phase, the offer being made, the card being paid for, the step of an ability and whose it is
+(what each ability can do is read from its declaration in ``abilities.ABILITIES``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from typing import TYPE_CHECKING
 
+from dice_envs.age_of_craft.abilities import ABILITIES, Victims
 from dice_envs.age_of_craft.data import (
-    BANDIT_MAX_VALUE,
     BASIC_KINDS,
     BUILDABLE_KINDS,
     CARDS,
@@ -29,7 +29,6 @@ from dice_envs.age_of_craft.data import (
     RANDOM_SUPPLY_PICKS,
     START_DICE,
     STOCK_DICE,
-    THIEVES_VALUES,
     TURNING_KINDS,
     WAREHOUSE_CAPACITY,
     Kind,
@@ -37,12 +36,14 @@ from dice_envs.age_of_craft.data import (
 from dice_envs.age_of_craft.state import (
     FIRST_GAME,
     MAX_PLAYERS,
+    AgeOfCraftParams,
     AgeOfCraftState,
     Decision,
     Effect,
     Step,
     victory_points,
 )
+from dice_envs.core.engine import Game
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -53,19 +54,19 @@ from dice_envs.core.validation import (
     require_range,
 )
 
-if TYPE_CHECKING:
-    from dice_envs.age_of_craft.rules import AgeOfCraft
-
 NAME = "AgeOfCraftState"
 NUM_KINDS = len(Kind)
 SUPPLY_SIZE = sum(RANDOM_SUPPLY_PICKS.values())
 MAX_WORKS_POINTS = END_POINTS + STOCK_DICE
 """Public Works points: a player starts a turn below the end score and a point costs two dice."""
 USED_KINDS = frozenset(
-    {Kind.DESERTED_VILLAGE, Kind.LAND_OF_THIEVES, Kind.MARKETPLACE, Kind.TRADING_POST, Kind.MOUNTED_BANDIT, Kind.NINJA_VILLAGE}
+    {kind for kind, ability in ABILITIES.items() if ability.once_per_turn and not ability.turns}
     | {Kind.MERCANTILE_HOUSE, Kind.LIBRARY}
 )
-"""Kinds whose once-a-turn use is counted in ``used`` (Castle Gate and Land Shark turn instead)."""
+"""Kinds whose once-a-turn use is counted in ``used``: the abilities that do not turn their card,
+and the two cards that change a payment."""
+WITH_STEPS = sorted(kind for kind, ability in ABILITIES.items() if ability.declared.steps)
+"""Kinds whose ability waits at a step (the others are carried out at once)."""
 PHASE_OF = {
     Decision.EXCHANGE: (Decision.NEGOTIATE,),
     Decision.OPENING: (Decision.OPENING,),
@@ -79,17 +80,6 @@ PHASE_OF = {
     Decision.GAME_OVER: (Decision.BUILD,),
 }
 """The turn's window (``phase``) each decision can come in."""
-ABILITY_STEPS: dict[int, tuple[Step, ...]] = {
-    Kind.DESERTED_VILLAGE: (Step.KEEP,),
-    Kind.LAND_OF_THIEVES: (Step.VICTIM, Step.THEIR_DIE, Step.DEFEND),
-    Kind.MARKETPLACE: (Step.OWN_DIE, Step.OTHER_DIE, Step.NEW_VALUE),
-    Kind.TRADING_POST: (Step.OWN_DIE, Step.NEW_VALUE),
-    Kind.MOUNTED_BANDIT: (Step.THEIR_DIE, Step.DEFEND),
-    Kind.NINJA_VILLAGE: (Step.VICTIM, Step.OWN_DIE, Step.THEIR_DIE, Step.DEFEND),
-    Kind.LAND_SHARK: (Step.OWN_DIE,),
-}
-"""The steps each ability can wait at."""
-ATTACK_VALUES = {Kind.LAND_OF_THIEVES: THIEVES_VALUES, Kind.MOUNTED_BANDIT: tuple(range(1, BANDIT_MAX_VALUE + 1))}
 COSTS = {kind: Counter(CARDS[kind].cost) for kind in BUILDABLE_KINDS}
 
 
@@ -255,19 +245,16 @@ def _validate_decision(state: AgeOfCraftState, n: int) -> None:
             sendable = any(offer.give) and any(offer.ask) and not any(g and a for g, a in zip(offer.give, offer.ask))
             if not sendable:
                 fail(f"{NAME}.offer", "an offer sent gives and asks dice of different values")
-    if phase == Decision.OPENING:
-        if state.offers_made != 0:
-            fail(f"{NAME}.offers_made", f"no offer is made before the Income roll, got {state.offers_made}")
+    if phase == Decision.OPENING and state.offers_made != 0:
+        fail(f"{NAME}.offers_made", f"no offer is made before the Income roll, got {state.offers_made}")
     if phase != Decision.BUILD:
         for kind in range(NUM_KINDS):
             if state.built[kind] and kind != Kind.RESIDENCE:
                 fail(f"{NAME}.built[{kind}]", f"cards are built in the Building Phase (a Land Shark's Residence at any time), got {Kind(kind).name} in {phase.name}")
-    if any(state.tray):
-        if not (decision == Decision.TAKE or (decision == Decision.EFFECT and state.effect.step == Step.KEEP)):
-            fail(f"{NAME}.tray", f"holds dice only while they are taken, got dice at {decision.name}")
-    if decision == Decision.TAKE:
-        if not any(state.tray):
-            fail(f"{NAME}.tray", "the dice are taken from the tray while it has some")
+    if any(state.tray) and not (decision == Decision.TAKE or (decision == Decision.EFFECT and state.effect.step == Step.KEEP)):
+        fail(f"{NAME}.tray", f"holds dice only while they are taken, got dice at {decision.name}")
+    if decision == Decision.TAKE and not any(state.tray):
+        fail(f"{NAME}.tray", "the dice are taken from the tray while it has some")
     if phase != Decision.OPENING:
         # The Income roll and the busted dice went to the tray, taken one each in turn from the active player.
         taken = sum(state.last_roll) + sum(state.busted) - (sum(state.tray) if decision == Decision.TAKE else 0)
@@ -311,9 +298,9 @@ def _validate_decision(state: AgeOfCraftState, n: int) -> None:
                 f"{NAME}.decision",
                 f"the game ends when someone has {END_POINTS} points or the Mercantile Houses are gone, got points {scores}",
             )
-        expected = [seat for seat, points in enumerate(scores) if points == max(scores)]
-        if state.winners != expected:
-            fail(f"{NAME}.winners", f"must be {expected} (most points), got {state.winners}")
+        winners = [seat for seat, points in enumerate(scores) if points == max(scores)]
+        if state.winners != winners:
+            fail(f"{NAME}.winners", f"must be {winners} (most points), got {state.winners}")
     else:
         if state.winners:
             fail(f"{NAME}.winners", f"must be empty before the game ends, got {state.winners}")
@@ -341,16 +328,18 @@ def _validate_exchange(state: AgeOfCraftState, n: int) -> None:
 def _validate_effect(state: AgeOfCraftState, n: int) -> None:
     effect = state.effect
     where = f"{NAME}.effect"
-    require_one_of(f"{where}.card", effect.card, sorted(ABILITY_STEPS))
+    require_one_of(f"{where}.card", effect.card, WITH_STEPS)
     kind = Kind(effect.card)
-    steps = ABILITY_STEPS[kind]
+    ability = ABILITIES[kind]
+    declared = ability.declared
+    steps = declared.steps
     if effect.step not in steps:
         fail(f"{where}.step", f"{kind.name}'s ability has the steps {', '.join(s.name for s in steps)}, got {effect.step.name}")
     step = effect.step
     active = state.players[state.active]
-    if kind == Kind.LAND_SHARK:
+    if ability.turns:
         if active.turned_now[kind] < 1:
-            fail(f"{NAME}.players[{state.active}].turned_now[{int(kind)}]", "the Land Shark is exhausted as it is used")
+            fail(f"{NAME}.players[{state.active}].turned_now[{int(kind)}]", f"the {CARDS[kind].name} is exhausted as it is used")
     else:
         if state.used[kind] < 1:
             fail(f"{NAME}.used[{int(kind)}]", f"the {kind.name} being used counts as used this turn")
@@ -361,7 +350,7 @@ def _validate_effect(state: AgeOfCraftState, n: int) -> None:
             fail(f"{NAME}.tray", "the Deserted Village's roll is in the tray")
     require_range(f"{where}.own_value", effect.own_value, 0, FACES)
     require_range(f"{where}.their_value", effect.their_value, 0, FACES)
-    attack = kind in (Kind.LAND_OF_THIEVES, Kind.MOUNTED_BANDIT, Kind.NINJA_VILLAGE)
+    attack = declared.victims is not Victims.NONE
     victim_chosen = attack and step != Step.VICTIM
     if victim_chosen:
         if not (0 <= effect.victim < n and effect.victim != state.active):
@@ -369,25 +358,22 @@ def _validate_effect(state: AgeOfCraftState, n: int) -> None:
     else:
         if effect.victim != -1:
             fail(f"{where}.victim", f"no player is attacked at {kind.name}'s {step.name} step, got {effect.victim}")
-    decider = effect.victim if step == Step.DEFEND else state.active
+    decider = effect.victim if step in declared.victim_decides else state.active
     if effect.decider != decider:
         fail(f"{where}.decider", f"player_{decider} decides at the {step.name} step, got {effect.decider}")
-    own_chosen = (kind == Kind.NINJA_VILLAGE and step in (Step.THEIR_DIE, Step.DEFEND)) or (
-        kind in (Kind.MARKETPLACE, Kind.TRADING_POST) and step in (Step.OTHER_DIE, Step.NEW_VALUE)
-    )
-    if own_chosen:
+    if step in declared.own_die_chosen:
         if effect.own_value < 1:
             fail(f"{where}.own_value", f"the player's die is chosen before the {step.name} step")
-        if step != Step.OTHER_DIE:  # (a Marketplace's first die has gone back to the Stock)
-            if active.dice[effect.own_value - 1] < 1:
-                fail(f"{where}.own_value", f"player_{state.active} has no die of value {effect.own_value}")
+        # (at OTHER_DIE, a Marketplace's first die has gone back to the Stock)
+        if step != Step.OTHER_DIE and active.dice[effect.own_value - 1] < 1:
+            fail(f"{where}.own_value", f"player_{state.active} has no die of value {effect.own_value}")
     else:
         if effect.own_value != 0:
             fail(f"{where}.own_value", f"no die of the player's is chosen at {kind.name}'s {step.name} step, got {effect.own_value}")
     if step == Step.DEFEND:
         victim = state.players[effect.victim]
         value = effect.their_value
-        allowed = ATTACK_VALUES.get(kind, [v for v in range(1, FACES + 1) if v != effect.own_value])
+        allowed = declared.takes or [v for v in range(1, FACES + 1) if v != effect.own_value]
         if value not in allowed:
             fail(f"{where}.their_value", f"{kind.name} takes a die of value {', '.join(map(str, allowed))}, got {value}")
         if victim.dice[value - 1] < 1:
@@ -398,7 +384,7 @@ def _validate_effect(state: AgeOfCraftState, n: int) -> None:
     else:
         if effect.their_value != 0:
             fail(f"{where}.their_value", f"no die of the victim's is chosen at the {step.name} step, got {effect.their_value}")
-    if kind == Kind.MOUNTED_BANDIT:
+    if declared.victims is Victims.EACH_OTHER:
         others = [(state.active + offset) % n for offset in range(1, n)]
         later = others[others.index(effect.victim) + 1 :]
         if effect.queue != later:
@@ -411,7 +397,7 @@ def _validate_effect(state: AgeOfCraftState, n: int) -> None:
             fail(f"{where}.queue", f"only the Mounted Bandit robs players in turn, got {effect.queue}")
 
 
-def check_parameters(game: AgeOfCraft, state: AgeOfCraftState) -> None:
+def check_parameters(game: Game[AgeOfCraftState, AgeOfCraftParams], state: AgeOfCraftState) -> None:
     n = game.num_players
     if len(state.players) != n:
         fail(f"{NAME}.players", f"has {len(state.players)} players, the game has {n}")
@@ -419,3 +405,7 @@ def check_parameters(game: AgeOfCraft, state: AgeOfCraftState) -> None:
         expected = sorted(int(k) for k in FIRST_GAME_SUPPLY)
         if state.supply_kinds != expected:
             fail(f"{NAME}.supply_kinds", f"the first game's Random Supply is {expected}, got {state.supply_kinds}")
+
+
+# The state's own checks: state.py cannot import this module, which reads it.
+AgeOfCraftState.validate = validate_state  # type: ignore[method-assign, assignment]

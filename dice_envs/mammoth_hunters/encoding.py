@@ -114,7 +114,7 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
                 Field("club_supply", "clubs in the general supply", CLUBS, CLUBS),
             ]
         )
-        self._scale = self.layout.vector(np.ones(self.layout.size))
+        self._scale = self.layout.vector([1] * self.layout.size)
         """The layout's scale of each element (the scaled vector of ones)."""
         # The values are put together with the seats in table order, the same for every observer;
         # one reordering per observer then rotates each per-seat part to start at the observer.
@@ -136,10 +136,7 @@ class MammothHuntersEncoder(Encoder[MammothHuntersState]):
         effect, players, regions = state.effect, state.players, state.regions
         decision = state.decision
         seat_one_hot = self._seat_one_hot
-        if decision == Decision.GAME_OVER:
-            acting = -1
-        else:
-            acting = effect.decider if decision == Decision.EFFECT else state.current
+        acting = -1 if decision == Decision.GAME_OVER else effect.decider if decision == Decision.EFFECT else state.current
         allowed, owners = effect.allowed, effect.owners
         board = [state.round, state.preparation_left, state.stones_at_turn_start >= NO_DARK_AT_STONES, state.draws_left]
         board += [region.glacier for region in regions]

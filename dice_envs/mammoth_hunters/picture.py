@@ -631,7 +631,8 @@ def draw_buttons(scene: Scene, table: Table) -> None:
     at most: the longest labels, four opponents' hunters and an own clubbed one, fill one and a half)."""
     if not table.actions and table.to_act is not None:
         scene.text(MAP_X, BUTTON_Y + BUTTON_H / 2, f"waiting for {seat_name(table.to_act)}", size=12, fill=MUTED)
-    x, y = MAP_X, BUTTON_Y
+    x: float = MAP_X
+    y: float = BUTTON_Y
     for action, label in button_labels(table):
         width = 20 + 7.2 * len(label)  # DejaVu Sans Bold at 11 px, the widest font the SVG may get
         if x + width > MAP_X + CELL_W * COLUMNS:  # under the map: the side panels reach down to here

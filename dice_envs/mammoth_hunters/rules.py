@@ -6,17 +6,18 @@ layout are in ``docs/games/mammoth_hunters.md``.  Each round: players settle by 
 the dark supply runs out; then crowded regions lose hunters, hunters score by the mammoths beside
 them, and the last player may lay a glacier.
 
-Every card's action is a short sequence of small choices (an option, a region, whose hunter,
-another region, done), run here by one step machine.  What differs from card to card (when it
-may be played, how it starts, its options, whose hunters move where) is in ``cards.py``, one
-small named function per rule.  ``Effect`` holds the card being carried out and the step
-reached; ``Effect.decider`` owns the pending decision, which moves to other players for dark
-cards.
+This module is the game: setup, the turn, the round's end, and each pending decision's legal
+actions and moves.  Every card's action is a short sequence of small choices (an option, a
+region, whose hunter, another region, done), run by the step machine in ``steps.py``.  What
+differs from card to card (when it may be played, how it starts, its options, whose hunters move
+where) is in ``cards.py``, one small named function per rule, with what each card declares.
+``Effect`` holds the card being carried out and the step reached; ``Effect.decider`` owns the
+pending decision, which moves to other players for dark cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from itertools import compress
 from typing import ClassVar
 
@@ -41,9 +42,8 @@ from dice_envs.mammoth_hunters.actions import (
     PLAYER,
     REGION,
     REGION_WITH_CLUB,
-    region_of,
 )
-from dice_envs.mammoth_hunters.cards import CARD_RULES, CULTS, hunters_follow_to, mammoth_and_hunters_target
+from dice_envs.mammoth_hunters.cards import CARD_RULES, CULTS, finish_effect
 from dice_envs.mammoth_hunters.data import (
     CLUBS,
     DARK_CARDS,
@@ -85,6 +85,7 @@ from dice_envs.mammoth_hunters.state import (
     region_limit,
     unclubbed,
 )
+from dice_envs.mammoth_hunters.steps import effect_actions, effect_apply, put_hunter, skip_empty_choices
 from dice_envs.mammoth_hunters.validation import check_parameters
 
 __all__ = [
@@ -140,7 +141,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         super().__init__(params)
         # Built once: the hot paths iterate the seats and offer the opponents at every turn.
         self.seats = range(params.num_players)
-        self._opponent_choices = [PLAYER + offset - 1 for offset in range(1, params.num_players)]
+        self.opponent_choices = [PLAYER + offset - 1 for offset in range(1, params.num_players)]
 
     # ================================================================ setup
     def initial_state(self, rng: np.random.Generator) -> MammothHuntersState:
@@ -215,7 +216,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         return [PLAY + card for card in self.playable_cards(state)]
 
     def _sorted_effect_actions(self, state: MammothHuntersState) -> list[int]:
-        return sorted(self._effect_actions(state))
+        return sorted(effect_actions(self, state))
 
     def _discard_actions(self, state: MammothHuntersState) -> list[int]:
         return [DISCARD + card for card in held_kinds(state.players[state.current].hand)] + [NO_DISCARD]
@@ -255,7 +256,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
         self._APPLY[state.decision](self, state, action, rng)
 
     def _prepare(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        self._put_hunter(state, state.current, action - REGION)
+        put_hunter(state, state.current, action - REGION)
         state.preparation_left -= 1
         state.current = (state.current + 1) % self.num_players
         if not state.preparation_left:  # then each player takes 2 light and 3 dark cards
@@ -320,21 +321,11 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
                 if state.round == self.params.rounds:
                     # Last round: the ending card's stones go to the light supply, its action is void.
                     state.light_supply += from_dark + from_light
-                    self.finish_effect(state)
+                    finish_effect(state)
                     return
             player.stones += from_dark + from_light
         CARD_RULES[card].begin(self, state, rng)
-        self._skip_empty_choices(state, rng)
-
-    def _skip_empty_choices(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
-        """A step where "done" is the only choice left ends by itself."""
-        while state.decision == Decision.EFFECT and self._effect_actions(state) == [DONE]:
-            self.done(state, rng)
-
-    def finish_effect(self, state: MammothHuntersState) -> None:
-        """The card's action is over: the player may discard, then refills the hand."""
-        state.effect = Effect()
-        state.decision = Decision.DISCARD
+        skip_empty_choices(self, state, rng)
 
     def _start_drawing(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
         state.draws_left = HAND_SIZE - sum(state.players[state.current].hand)
@@ -363,412 +354,6 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
             return
         state.current = (state.current + 1) % self.num_players
         self._start_turn(state)
-
-    # ---------------------------------------------------------------- the step machine: choices
-    def _effect_actions(self, state: MammothHuntersState) -> list[int]:
-        """The choices of the pending step (unsorted; ``done``, where offered, last)."""
-        return self._STEP_CHOICES[state.effect.step](self, state)
-
-    def _option_choices(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        rules = CARD_RULES[effect.card]
-        options = [OPTION + o for o in rules.options(self, state, state.players[effect.decider].stones)]
-        return options if rules.must_act else options + [DONE]
-
-    def _player_choices(self, state: MammothHuntersState) -> list[int]:
-        return self._opponent_choices[:]
-
-    def _target_choices(self, state: MammothHuntersState) -> list[int]:
-        return [REGION + r for r in open_regions(state)] + [DONE]
-
-    def _place_choices(self, state: MammothHuntersState) -> list[int]:
-        """Where the next hunter may go; with none in the supply, "place" becomes "move" an own
-        hunter (one without a club, to take a held club along)."""
-        effect = state.effect
-        seat = effect.decider
-        if effect.count >= effect.limit:
-            return [DONE]
-        clubs = state.players[seat].clubs
-        if state.players[seat].supply:
-            plain, with_club = effect.allowed, effect.allowed if clubs else []
-        else:  # the hunter comes from another region
-            without = {r for r in range(REGIONS) if self._fresh(state, r, seat, False)}
-            anywhere = without | {r for r in range(REGIONS) if self._fresh(state, r, seat, True)}
-            plain = [r for r in effect.allowed if anywhere - {r}]
-            with_club = [r for r in effect.allowed if clubs and without - {r}]
-        return [REGION + r for r in plain] + [REGION_WITH_CLUB + r for r in with_club] + [DONE]
-
-    def _place_from_choices(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        seat = effect.decider
-        return [
-            REGION + r
-            for r in range(REGIONS)
-            if r != effect.target
-            and (self._fresh(state, r, seat, False) or (not effect.clubbed and self._fresh(state, r, seat, True)))
-        ]
-
-    def _hunter_choices(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        step = effect.step
-        region = effect.target if step == Step.SWAP_WHO else effect.region
-        actions = self.who_actions(state, region, step)
-        # Hunters following a mammoth are "up to 3", so the player may stop.
-        return actions + [DONE] if CARD_RULES[effect.card].hunters_follow else actions
-
-    def _from_choices(self, state: MammothHuntersState) -> list[int]:
-        return [REGION + r for r in CARD_RULES[state.effect.card].sources(self, state)] + [DONE]
-
-    def _to_choices(self, state: MammothHuntersState) -> list[int]:
-        """Where a moved hunter may go; an own hunter without a club may take a held club along."""
-        effect = state.effect
-        seat = effect.decider
-        regions = CARD_RULES[effect.card].destinations(self, state)
-        actions = [REGION + r for r in regions]
-        if state.players[seat].clubs and effect.owner == seat and not effect.clubbed:
-            actions += [REGION_WITH_CLUB + r for r in regions]
-        return actions
-
-    def _swap_from_choices(self, state: MammothHuntersState) -> list[int]:
-        return [REGION + r for r in NEIGHBOURS[state.effect.region] if self.movable_owners(state, r)]
-
-    def _remove_from_choices(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        if effect.count >= effect.limit:
-            return [DONE]
-        return [REGION + r for r in self._pickable_regions(state, self._not_yet_removed(state))] + [DONE]
-
-    def _mammoth_from_choices(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        return [REGION + r for r in CARD_RULES[effect.card].mammoth_sources(self, state, effect.option)] + [DONE]
-
-    def _mammoth_to_choices(self, state: MammothHuntersState) -> list[int]:
-        return [REGION + r for r in CARD_RULES[state.effect.card].mammoth_destinations(self, state)]
-
-    def _fire_from_choices(self, state: MammothHuntersState) -> list[int]:
-        return [REGION + r for r, region in enumerate(state.regions) if region.fire] + [DONE]
-
-    def _fire_to_choices(self, state: MammothHuntersState) -> list[int]:
-        source = state.effect.region
-        return [REGION + r for r in open_regions(state) if r != source]
-
-    def _attach_choices(self, state: MammothHuntersState) -> list[int]:
-        seat = state.effect.decider
-        return [REGION + r for r, region in enumerate(state.regions) if unclubbed(region, seat)] + [DONE]
-
-    def _no_step(self, state: MammothHuntersState) -> list[int]:
-        effect = state.effect
-        raise AssertionError(f"no actions for step {effect.step} of card {effect.card}")
-
-    def who_actions(self, state: MammothHuntersState, region: int, step: Step) -> list[int]:
-        """Whose hunter in ``region`` the decider picks (an own clubbed one is its own action)."""
-        effect = state.effect
-        seat = effect.decider
-        n = self.num_players
-        if step == Step.PLACE_WHO:
-            if effect.clubbed:  # a held club goes under a hunter without one
-                return [HUNTER]
-            owners = [seat]
-        elif step == Step.REMOVE_WHO:
-            owners = self._removable_owners(state, region)
-        else:
-            owners = self.movable_owners(state, region)
-        actions = [HUNTER + (owner - seat) % n for owner in owners if self._fresh(state, region, owner, False)]
-        if seat in owners and self._fresh(state, region, seat, True):
-            actions.append(OWN_CLUBBED)
-        following = CARD_RULES[effect.card].hunters_follow
-        if following and unclubbed(state.regions[region], seat) and state.players[seat].clubs:
-            actions.append(REGION_WITH_CLUB + effect.target)  # one follows and takes a held club along
-        return sorted(actions)
-
-    def movable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
-        """Owners of hunters the decider may move here (clubbed ones only if they are its own)."""
-        return CARD_RULES[state.effect.card].movers(self, state, self.pickable_owners(state, region, self.seats))
-
-    def movable_regions(self, state: MammothHuntersState) -> list[int]:
-        """Regions where ``movable_owners`` is not empty (the card's movers rule is the same in every
-        region, so it is applied once)."""
-        return self._pickable_regions(state, CARD_RULES[state.effect.card].movers(self, state, list(self.seats)))
-
-    def _removable_owners(self, state: MammothHuntersState, region: int) -> list[int]:
-        return self.pickable_owners(state, region, self._not_yet_removed(state))
-
-    def _not_yet_removed(self, state: MammothHuntersState) -> list[int]:
-        """Owners a removal may still take from: the two may not come from one player."""
-        taken = state.effect.owners
-        return [owner for owner in self.seats if owner not in taken]
-
-    def _pickable_regions(self, state: MammothHuntersState, owners: list[int]) -> list[int]:
-        """Regions where ``pickable_owners`` is not empty (those without hunters settled at once)."""
-        return [
-            r for r, here in enumerate(state.regions) if any(here.hunters) and self.pickable_owners(state, r, owners)
-        ]
-
-    def pickable_owners(self, state: MammothHuntersState, region: int, owners: Iterable[int]) -> list[int]:
-        """Those of ``owners`` with a hunter here that the decider may pick up, to move or remove:
-        any of its own, the others' without a club only, none this action has moved already."""
-        effect = state.effect
-        seat = effect.decider
-        if effect.arrived and region in map(_arrival_region, effect.arrived):
-            return [
-                o
-                for o in owners
-                if self._fresh(state, region, o, False) or (o == seat and self._fresh(state, region, o, True))
-            ]
-        # Nothing here has moved yet, so the hunters here are all fresh.  A plain loop: scans ask
-        # this of every region.
-        here = state.regions[region]
-        hunters, clubbed = here.hunters, here.clubbed
-        pickable = []
-        for owner in owners:
-            if hunters[owner] - clubbed[owner] or (owner == seat and clubbed[owner]):
-                pickable.append(owner)
-        return pickable
-
-    def _fresh(self, state: MammothHuntersState, region: int, owner: int, clubbed: bool) -> int:
-        """Hunters of the owner here, with or without a club, that this action has not moved yet
-        (a card that moves several hunters moves each at most once)."""
-        here = state.regions[region]
-        count = here.clubbed[owner] if clubbed else here.hunters[owner] - here.clubbed[owner]
-        arrived = state.effect.arrived
-        return count - arrived.count(_arrival(region, owner, clubbed)) if arrived else count
-
-    # ---------------------------------------------------------------- the step machine: moves
-    def _effect_apply(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        if action == DONE:
-            self.done(state, rng)
-        else:
-            self._STEP_MOVES[state.effect.step](self, state, action, rng)
-        self._skip_empty_choices(state, rng)
-
-    def _choose_option(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.option = action - OPTION
-        CARD_RULES[effect.card].choose(self, state, effect.option, rng)
-
-    def _choose_player(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.decider = (effect.player + action - PLAYER + 1) % self.num_players
-        by_opponent = CARD_RULES[effect.card].by_opponent
-        assert by_opponent is not None
-        by_opponent(self, state, rng)
-
-    def _choose_target(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        mammoth_and_hunters_target(self, state, action - REGION)
-
-    def _choose_place(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        seat = effect.decider
-        region, club = region_of(action)
-        if state.players[seat].supply:
-            self._put_hunter(state, seat, region, club)
-            self._placed(state)
-        else:  # "place" falls back to "move" when the supply is empty
-            effect.target, effect.clubbed = region, club
-            effect.step = Step.PLACE_FROM
-
-    def _choose_place_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.region = action - REGION
-        effect.step = Step.PLACE_WHO
-
-    def _choose_place_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        seat = effect.decider
-        carries_club = action == OWN_CLUBBED
-        attach = effect.clubbed and not carries_club
-        self._move_hunter(state, seat, effect.region, effect.target, carries_club, attach=attach)
-        effect.arrived.append(_arrival(effect.target, seat, carries_club or effect.clubbed))
-        effect.clubbed = False
-        self._placed(state)
-
-    def _choose_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.region = action - REGION
-        effect.step = Step.TO if CARD_RULES[effect.card].hunters_follow else Step.WHO
-
-    def _choose_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        rules = CARD_RULES[effect.card]
-        if rules.hunters_follow:
-            self._follow(state, action, rng)
-            return
-        effect.owner, effect.clubbed = self._owner_of(action, effect.decider)
-        effect.step = Step.SWAP_FROM if rules.swaps else Step.TO
-
-    def _choose_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        """The hunter goes; then the next one is chosen (an action with no source left ends by
-        itself, its only choice being ``done``)."""
-        effect = state.effect
-        region, club = region_of(action)
-        if CARD_RULES[effect.card].hunters_follow:
-            hunters_follow_to(state, region)
-            return
-        self._move_hunter(state, effect.owner, effect.region, region, effect.clubbed, attach=club)
-        effect.owners.append(effect.owner)
-        effect.arrived.append(_arrival(region, effect.owner, effect.clubbed or club))
-        effect.count += 1
-        effect.region = -1
-        effect.step = Step.FROM
-
-    def _choose_swap_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.target = action - REGION
-        effect.step = Step.SWAP_WHO
-
-    def _choose_swap_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        other, other_clubbed = self._owner_of(action, effect.decider)
-        self._move_hunter(state, effect.owner, effect.region, effect.target, effect.clubbed)
-        self._move_hunter(state, other, effect.target, effect.region, other_clubbed)
-        self.done(state, rng)
-
-    def _choose_remove_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.region = action - REGION
-        effect.step = Step.REMOVE_WHO
-
-    def _choose_remove_who(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        """The hunter goes back to its owner; then the next one is chosen (with the limit reached
-        or nothing left to remove, ``done`` is the only choice and the action ends by itself)."""
-        effect = state.effect
-        owner, clubbed = self._owner_of(action, effect.decider)
-        self._take_hunter(state, owner, effect.region, clubbed)
-        state.players[owner].supply += 1
-        effect.owners.append(owner)
-        effect.count += 1
-        effect.step = Step.REMOVE_FROM
-
-    def _choose_mammoth_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.region = action - REGION
-        CARD_RULES[effect.card].mammoth_taken(self, state, rng)
-
-    def _choose_mammoth_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        target = action - REGION
-        if effect.region < 0:
-            state.mammoth_supply -= 1
-        else:
-            state.regions[effect.region].mammoths -= 1
-        state.regions[target].mammoths += 1
-        effect.target = target
-        CARD_RULES[effect.card].mammoth_placed(self, state, rng)
-
-    def _choose_fire_from(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        effect = state.effect
-        effect.region = action - REGION
-        effect.step = Step.FIRE_TO
-
-    def _choose_fire_to(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        tiles = state.regions[state.effect.region].fire
-        moved = tiles.pop(int(rng.integers(len(tiles))))  # blind: the mover cannot look
-        state.regions[action - REGION].fire.append(moved)
-        self.done(state, rng)
-
-    def _choose_attach(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        seat = state.effect.decider
-        state.regions[action - REGION].clubbed[seat] += 1
-        state.players[seat].clubs -= 1
-        self.done(state, rng)
-
-    def _follow(self, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
-        """One more own hunter follows to the target (taking a held club along, or carrying its own);
-        after the third, or with none left to follow, the action ends."""
-        effect = state.effect
-        attach = action == REGION_WITH_CLUB + effect.target
-        clubbed = action == OWN_CLUBBED
-        self._move_hunter(state, effect.decider, effect.region, effect.target, clubbed, attach=attach)
-        effect.count += 1
-        if effect.count >= 3:
-            self.done(state, rng)
-
-    def _placed(self, state: MammothHuntersState) -> None:
-        effect = state.effect
-        effect.count += 1
-        effect.region = -1
-        effect.step = Step.PLACE
-
-    def done(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
-        """The decider stops (or has no choice left): the card says what follows."""
-        CARD_RULES[state.effect.card].done(self, state, rng)
-
-    # The step machine's tables: each step's choices, and what a choice does.  Looked up rather
-    # than tested step after step, as every choice of a card's action passes here.
-    _STEP_CHOICES: ClassVar[dict[Step, Choices]] = {
-        Step.NONE: _no_step,
-        Step.OPTION: _option_choices,
-        Step.PLAYER: _player_choices,
-        Step.PLACE: _place_choices,
-        Step.PLACE_FROM: _place_from_choices,
-        Step.PLACE_WHO: _hunter_choices,
-        Step.FROM: _from_choices,
-        Step.WHO: _hunter_choices,
-        Step.TO: _to_choices,
-        Step.SWAP_FROM: _swap_from_choices,
-        Step.SWAP_WHO: _hunter_choices,
-        Step.REMOVE_FROM: _remove_from_choices,
-        Step.REMOVE_WHO: _hunter_choices,
-        Step.MAMMOTH_FROM: _mammoth_from_choices,
-        Step.MAMMOTH_TO: _mammoth_to_choices,
-        Step.FIRE_FROM: _fire_from_choices,
-        Step.FIRE_TO: _fire_to_choices,
-        Step.ATTACH: _attach_choices,
-        Step.TARGET: _target_choices,
-    }
-    _STEP_MOVES: ClassVar[dict[Step, Move]] = {
-        Step.OPTION: _choose_option,
-        Step.PLAYER: _choose_player,
-        Step.PLACE: _choose_place,
-        Step.PLACE_FROM: _choose_place_from,
-        Step.PLACE_WHO: _choose_place_who,
-        Step.FROM: _choose_from,
-        Step.WHO: _choose_who,
-        Step.TO: _choose_to,
-        Step.SWAP_FROM: _choose_swap_from,
-        Step.SWAP_WHO: _choose_swap_who,
-        Step.REMOVE_FROM: _choose_remove_from,
-        Step.REMOVE_WHO: _choose_remove_who,
-        Step.MAMMOTH_FROM: _choose_mammoth_from,
-        Step.MAMMOTH_TO: _choose_mammoth_to,
-        Step.FIRE_FROM: _choose_fire_from,
-        Step.FIRE_TO: _choose_fire_to,
-        Step.ATTACH: _choose_attach,
-        Step.TARGET: _choose_target,
-    }
-
-    # ---------------------------------------------------------------- pieces
-    def _owner_of(self, action: int, seat: int) -> tuple[int, bool]:
-        if action == OWN_CLUBBED:
-            return seat, True
-        return (seat + action - HUNTER) % self.num_players, False
-
-    def _put_hunter(self, state: MammothHuntersState, seat: int, region: int, club: bool = False) -> None:
-        state.players[seat].supply -= 1
-        state.regions[region].hunters[seat] += 1
-        if club:
-            state.players[seat].clubs -= 1
-            state.regions[region].clubbed[seat] += 1
-
-    def _take_hunter(self, state: MammothHuntersState, owner: int, region: int, clubbed: bool) -> None:
-        here = state.regions[region]
-        here.hunters[owner] -= 1
-        if clubbed:  # the club goes back to the general supply
-            here.clubbed[owner] -= 1
-            state.club_supply += 1
-
-    def _move_hunter(
-        self, state: MammothHuntersState, owner: int, source: int, target: int, clubbed: bool, attach: bool = False
-    ) -> None:
-        """Move one hunter; a club under it moves with it; ``attach`` puts a held club under it."""
-        state.regions[source].hunters[owner] -= 1
-        state.regions[target].hunters[owner] += 1
-        if clubbed:
-            state.regions[source].clubbed[owner] -= 1
-            state.regions[target].clubbed[owner] += 1
-        elif attach:
-            state.players[owner].clubs -= 1
-            state.regions[target].clubbed[owner] += 1
 
     # ---------------------------------------------------------------- round end
     def _end_settling(self, state: MammothHuntersState, rng: np.random.Generator) -> None:
@@ -862,7 +447,7 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     _APPLY: ClassVar[dict[Decision, Move]] = {
         Decision.PREPARATION: _prepare,
         Decision.PLAY_CARD: _play,
-        Decision.EFFECT: _effect_apply,
+        Decision.EFFECT: effect_apply,
         Decision.DISCARD: _discard,
         Decision.DRAW: _draw,
         Decision.GLACIER: _glacier,
@@ -877,14 +462,6 @@ CARD_KINDS = range(NUM_CARDS)
 def held_kinds(hand: list[int]) -> Iterator[int]:
     """The card kinds in a hand (counts by kind), in kind order."""
     return compress(CARD_KINDS, hand)
-
-
-def _arrival(region: int, owner: int, clubbed: bool) -> int:
-    return (region * MAX_PLAYERS + owner) * 2 + int(clubbed)
-
-
-def _arrival_region(code: int) -> int:
-    return code // (MAX_PLAYERS * 2)
 
 
 def _deal_fire(state: MammothHuntersState, rng: np.random.Generator) -> None:
@@ -902,7 +479,7 @@ def resolve_conflicts(state: MammothHuntersState) -> None:
         if sum(region.hunters) <= limit:
             continue  # no conflict here
         initial = {seat: count for seat, count in enumerate(region.hunters) if count}
-        groups = sorted({count for count in initial.values()})
+        groups = sorted(set(initial.values()))
         removed = 0
         while sum(region.hunters) > limit:
             removed_this_pass = 0

@@ -7,6 +7,7 @@ what has been chosen so far; ``Effect.decider`` owns the pending decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import ClassVar
@@ -114,7 +115,7 @@ class Effect(GameState):
     queue: list[int] = field(default_factory=list)
     """Players still to carry out a Place card after the decider."""
     arrived: list[int] = field(default_factory=list)
-    """Hunters this action has moved, as ``_arrival`` codes, so none is moved twice."""
+    """Hunters this action has moved, as ``arrival`` codes, so none is moved twice."""
 
 
 @dataclass
@@ -152,9 +153,9 @@ class MammothHuntersState(GameState):
     winners: list[int]
 
     def validate(self) -> None:
-        from dice_envs.mammoth_hunters.validation import validate_state  # here: validation.py imports this module
-
-        validate_state(self)
+        """Replaced by ``validation.validate_state`` as that module is imported (the package's
+        ``__init__`` imports it): the checks read this module, so this module cannot import them."""
+        raise NotImplementedError("dice_envs.mammoth_hunters.validation installs MammothHuntersState.validate")
 
 
 # ================================================================ board queries
@@ -193,3 +194,45 @@ def hunters_on_board(state: MammothHuntersState, seat: int) -> int:
 
 def region_limit(region: Region) -> int:
     return BASE_LIMIT + region.mammoths + sum(region.fire)
+
+
+# ================================================================ the hunters a card's action may pick up
+def arrival(region: int, owner: int, clubbed: bool) -> int:
+    """The ``Effect.arrived`` code of a hunter this action moved into ``region``."""
+    return (region * MAX_PLAYERS + owner) * 2 + int(clubbed)
+
+
+def arrival_region(code: int) -> int:
+    return code // (MAX_PLAYERS * 2)
+
+
+def fresh(state: MammothHuntersState, region: int, owner: int, clubbed: bool) -> int:
+    """Hunters of the owner here, with or without a club, that this action has not moved yet
+    (a card that moves several hunters moves each at most once)."""
+    here = state.regions[region]
+    count = here.clubbed[owner] if clubbed else here.hunters[owner] - here.clubbed[owner]
+    arrived = state.effect.arrived
+    return count - arrived.count(arrival(region, owner, clubbed)) if arrived else count
+
+
+def pickable_owners(state: MammothHuntersState, region: int, owners: Iterable[int]) -> list[int]:
+    """Those of ``owners`` with a hunter here that the decider may pick up, to move or remove:
+    any of its own, the others' without a club only, none this action has moved already."""
+    effect = state.effect
+    seat = effect.decider
+    if effect.arrived and region in map(arrival_region, effect.arrived):
+        return [o for o in owners if fresh(state, region, o, False) or (o == seat and fresh(state, region, o, True))]
+    # Nothing here has moved yet, so the hunters here are all fresh.  A plain loop: scans ask
+    # this of every region.
+    here = state.regions[region]
+    hunters, clubbed = here.hunters, here.clubbed
+    pickable = []
+    for owner in owners:
+        if hunters[owner] - clubbed[owner] or (owner == seat and clubbed[owner]):
+            pickable.append(owner)
+    return pickable
+
+
+def pickable_regions(state: MammothHuntersState, owners: list[int]) -> list[int]:
+    """Regions where ``pickable_owners`` is not empty (those without hunters settled at once)."""
+    return [r for r, here in enumerate(state.regions) if any(here.hunters) and pickable_owners(state, r, owners)]

@@ -6,13 +6,13 @@ supplies), the mammoths, the clubs (supply, held, under hunters), the 14 fire ti
 card kind (hands, draw and discard piles of its colour).  Glaciers cover empty regions and grow
 from the top margin, one a round at most.  The pending decision fits the turn: the preparatory
 placements in seat order, a card's action at a step that card has, with the fields that step
-reads, drawing back to five, the glacier and the game's end.
+reads, drawing back to five, the glacier and the game's end.  What each card's action can do (its
+steps, options, limits and who decides) is read from its declaration in ``cards.CARD_RULES``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from dice_envs.core.engine import Game
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -23,6 +23,7 @@ from dice_envs.core.validation import (
     require_ranges,
 )
 from dice_envs.mammoth_hunters.actions import DONE
+from dice_envs.mammoth_hunters.cards import CARD_RULES, PLACE_STEPS, Decides
 from dice_envs.mammoth_hunters.data import (
     CLUBS,
     DARK_CARDS,
@@ -49,66 +50,20 @@ from dice_envs.mammoth_hunters.state import (
     MAX_PLAYERS,
     Decision,
     Effect,
+    MammothHuntersParams,
     MammothHuntersState,
     PlayerState,
     Region,
     Step,
+    arrival,
     hunters_on_board,
 )
-
-if TYPE_CHECKING:
-    from dice_envs.mammoth_hunters.rules import MammothHunters
 
 NAME = "MammothHuntersState"
 MIN_PLAYERS = 3
 NUM_CARDS = len(Card)
 LANDSCAPES = tuple(Card)[: len(Landscape)]
-PLACE_STEPS = (Step.PLACE, Step.PLACE_FROM, Step.PLACE_WHO)
-CARD_STEPS: dict[int, tuple[Step, ...]] = {
-    **dict.fromkeys(LANDSCAPES, (Step.OPTION, *PLACE_STEPS)),
-    Card.SWAP: (Step.FROM, Step.WHO, Step.SWAP_FROM, Step.SWAP_WHO),
-    Card.SHIFT: (Step.FROM, Step.WHO, Step.TO),
-    Card.MAMMOTH_AND_HUNTERS: (Step.TARGET, Step.MAMMOTH_FROM, *PLACE_STEPS),
-    Card.MAMMOTH_MOVE: (Step.OPTION, Step.MAMMOTH_FROM, Step.MAMMOTH_TO, Step.FROM, Step.TO, Step.WHO),
-    Card.MAMMOTH: (Step.OPTION, Step.MAMMOTH_FROM, Step.MAMMOTH_TO),
-    Card.FIRE: (Step.FIRE_FROM, Step.FIRE_TO),
-    Card.CLUB: (Step.OPTION, Step.ATTACH, Step.MAMMOTH_FROM, Step.MAMMOTH_TO),
-    Card.CULT: (Step.OPTION,),
-    Card.PLACE_2: PLACE_STEPS,
-    Card.PLACE_1: PLACE_STEPS,
-    Card.DARK_FIRE: (Step.PLAYER, Step.FIRE_FROM, Step.FIRE_TO),
-    Card.REMOVE_2: (Step.PLAYER, Step.REMOVE_FROM, Step.REMOVE_WHO),
-    Card.REMOVE_1: (Step.PLAYER, Step.REMOVE_FROM, Step.REMOVE_WHO),
-    Card.MAMMOTH_REMOVAL: (Step.PLAYER, Step.MAMMOTH_FROM),
-    Card.CLUB_OR_MOVE: (Step.PLAYER, Step.OPTION, Step.ATTACH, Step.FROM, Step.WHO, Step.TO),
-    Card.DARK_CULT: (Step.OPTION,),
-}
-"""The steps each card's action can wait at (a Cult's copy runs as the card copied)."""
-BY_OPPONENT = (Card.DARK_FIRE, Card.REMOVE_2, Card.REMOVE_1, Card.MAMMOTH_REMOVAL, Card.CLUB_OR_MOVE)
-"""Dark cards whose action the chosen opponent carries out (after the ``PLAYER`` step)."""
-PLACERS = (Card.PLACE_2, Card.PLACE_1)
-"""Dark cards each other player carries out in turn."""
-OPTIONS: dict[int, tuple[int, ...]] = {
-    **dict.fromkeys(LANDSCAPES, (0, 1)),
-    Card.MAMMOTH_MOVE: (0, 1),
-    Card.MAMMOTH: (0, 1, 2),
-    Card.CLUB: (0, 1),
-    Card.CLUB_OR_MOVE: (0, 1),
-}
-"""Options of the cards that have them (the option is chosen at the ``OPTION`` step)."""
-LIMITS: dict[int, int] = {
-    Card.SWAP: 1,
-    Card.SHIFT: 3,
-    Card.MAMMOTH_AND_HUNTERS: 2,
-    Card.PLACE_2: 2,
-    Card.PLACE_1: 1,
-    Card.REMOVE_2: 2,
-    Card.REMOVE_1: 1,
-}
-"""``Effect.limit`` of the cards that set it when their action begins (Landscapes: by option)."""
 SORTED_FIRE_TILES = sorted(FIRE_TILES)
-MOVED_BY_TO = (Card.SHIFT, Card.CLUB_OR_MOVE)
-"""Cards whose ``TO`` step moves a chosen hunter (counted, its owner and arrival recorded)."""
 
 
 def total_mammoths(n: int) -> int:
@@ -282,15 +237,12 @@ def _validate_decision(state: MammothHuntersState, n: int) -> None:
         clubbed = sum(sum(region.clubbed) for region in state.regions)
         if clubbed != 0:
             fail(f"{NAME}.regions", "clubs under hunters go back to the supply after the conflicts")
-    if decision != Decision.EFFECT:
-        if state.effect != Effect():
-            fail(f"{NAME}.effect", f"is empty unless a card's action is being carried out, got {state.effect}")
-    if decision != Decision.DRAW:
-        if state.draws_left != 0:
-            fail(f"{NAME}.draws_left", f"is 0 outside drawing, got {state.draws_left}")
-    if decision != Decision.GAME_OVER:
-        if state.winners:
-            fail(f"{NAME}.winners", f"must be empty before the game ends, got {state.winners}")
+    if decision != Decision.EFFECT and state.effect != Effect():
+        fail(f"{NAME}.effect", f"is empty unless a card's action is being carried out, got {state.effect}")
+    if decision != Decision.DRAW and state.draws_left != 0:
+        fail(f"{NAME}.draws_left", f"is 0 outside drawing, got {state.draws_left}")
+    if decision != Decision.GAME_OVER and state.winners:
+        fail(f"{NAME}.winners", f"must be empty before the game ends, got {state.winners}")
     if state.settling_ends:
         if decision not in (Decision.EFFECT, Decision.DISCARD, Decision.DRAW):
             fail(f"{NAME}.settling_ends", "is set during the turn that emptied the dark supply")
@@ -301,12 +253,11 @@ def _validate_decision(state: MammothHuntersState, n: int) -> None:
     if state.round == 1:
         if state.start_player != 0:
             fail(f"{NAME}.start_player", "player_0 starts the first round")
-        if not state.settling_ends and decision not in (Decision.GLACIER, Decision.GAME_OVER):
-            if state.ended_settling != -1:
-                fail(f"{NAME}.ended_settling", "no settling phase has ended in the first round")
+        if not state.settling_ends and decision not in (Decision.GLACIER, Decision.GAME_OVER) and state.ended_settling != -1:
+            fail(f"{NAME}.ended_settling", "no settling phase has ended in the first round")
     elif not state.settling_ends and settling:
-        expected = (state.ended_settling + 1) % n
-        if not (state.ended_settling >= 0 and state.start_player == expected):
+        starter = (state.ended_settling + 1) % n
+        if not (state.ended_settling >= 0 and state.start_player == starter):
             fail(
                 f"{NAME}.start_player",
                 f"the player after the one who ended the last settling starts the round (ended_settling {state.ended_settling})",
@@ -384,7 +335,9 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
     require_range(f"{where}.card", effect.card, 0, NUM_CARDS - 1)
     card = Card(effect.card)
     step = effect.step
-    steps = CARD_STEPS[card]
+    rules = CARD_RULES[card]
+    declared = rules.declared
+    steps = declared.steps
     if step not in steps:
         fail(f"{where}.step", f"{card.name}'s action has the steps {', '.join(s.name for s in steps)}, got {step.name}")
     if effect.player != state.current:
@@ -404,7 +357,7 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
     decider = state.players[effect.decider]
 
     # Who decides: the card's player, or for dark cards the other players.
-    if card in PLACERS:
+    if declared.decides is Decides.EACH_OTHER:
         order = [(effect.player + offset) % n for offset in range(1, n)]
         if effect.decider not in order:
             fail(f"{where}.decider", "each other player carries out a Place card in turn")
@@ -414,7 +367,7 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
     else:
         if effect.queue:
             fail(f"{where}.queue", f"only a Place card has players queued, got {effect.queue}")
-        by_opponent = card in BY_OPPONENT and step != Step.PLAYER
+        by_opponent = declared.decides is Decides.OPPONENT and step != Step.PLAYER
         if (effect.decider != effect.player) != by_opponent:
             fail(
                 f"{where}.decider",
@@ -422,35 +375,24 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
             )
 
     # The option chosen, and the limit it or the card sets.
-    options = OPTIONS.get(card, ())
+    options = tuple(range(len(declared.options)))
     if step in (Step.OPTION, Step.PLAYER) or not options:
         if effect.option != -1:
             fail(f"{where}.option", f"no option is chosen at {card.name}'s {step.name} step, got {effect.option}")
     else:
         if effect.option not in options:
             fail(f"{where}.option", f"{card.name}'s options are {options}, got {effect.option}")
-    limit = LIMITS.get(card, 0)
-    if card in LANDSCAPES:
-        limit = (3, 2)[effect.option] if step in PLACE_STEPS else 0
+    option = effect.option
+    if option >= 0:
+        limit = declared.options[option].limit
     elif step == Step.PLAYER:
         limit = 0  # a Remove card's limit is set once the opponent is chosen
+    else:
+        limit = declared.limit
     if effect.limit != limit:
         fail(f"{where}.limit", f"{card.name}'s action allows {limit} hunters here, got {effect.limit}")
-    option = effect.option
-    expected_option_steps = {
-        (Card.MAMMOTH_MOVE, 0): (Step.MAMMOTH_FROM, Step.MAMMOTH_TO, Step.WHO),
-        (Card.MAMMOTH_MOVE, 1): (Step.FROM, Step.TO, Step.WHO),
-        (Card.MAMMOTH, 0): (Step.MAMMOTH_TO,),
-        (Card.MAMMOTH, 1): (Step.MAMMOTH_FROM, Step.MAMMOTH_TO),
-        (Card.MAMMOTH, 2): (Step.MAMMOTH_FROM, Step.MAMMOTH_TO),
-        (Card.CLUB, 0): (Step.ATTACH,),
-        (Card.CLUB, 1): (Step.MAMMOTH_FROM, Step.MAMMOTH_TO),
-        (Card.CLUB_OR_MOVE, 0): (Step.ATTACH,),
-        (Card.CLUB_OR_MOVE, 1): (Step.FROM, Step.WHO, Step.TO),
-    }.get((card, option))
-    if expected_option_steps is not None:
-        if step not in expected_option_steps:
-            fail(f"{where}.step", f"{card.name}'s option {option} has no {step.name} step")
+    if option >= 0 and step not in declared.options[option].steps:
+        fail(f"{where}.step", f"{card.name}'s option {option} has no {step.name} step")
 
     # What the step reads: the regions and hunters chosen so far.
     placing = step in PLACE_STEPS
@@ -474,91 +416,82 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
                 fail(f"{NAME}.players[{effect.decider}].supply", "a placement moves a hunter only when the supply is empty")
             if effect.target not in allowed:
                 fail(f"{where}.target", f"must be the region placed in, one of {allowed}, got {effect.target}")
-            if effect.clubbed:
-                if decider.clubs < 1:
-                    fail(f"{where}.clubbed", "a held club goes along only if the player holds one")
-            if step == Step.PLACE_WHO:
-                if not (effect.region >= 0 and effect.region != effect.target):
-                    fail(f"{where}.region", f"the hunter comes from another region than {effect.target}, got {effect.region}")
+            if effect.clubbed and decider.clubs < 1:
+                fail(f"{where}.clubbed", "a held club goes along only if the player holds one")
+            if step == Step.PLACE_WHO and not (effect.region >= 0 and effect.region != effect.target):
+                fail(f"{where}.region", f"the hunter comes from another region than {effect.target}, got {effect.region}")
     else:
         if effect.allowed:
             fail(f"{where}.allowed", f"is set for placements only, got {effect.allowed}")
     if card == Card.MAMMOTH_AND_HUNTERS:
         if (effect.target >= 0) != (step != Step.TARGET):
             fail(f"{where}.target", f"the mammoth's region is chosen at the TARGET step, got {effect.target}")
-        if step == Step.MAMMOTH_FROM:
-            if state.mammoth_supply != 0:
-                fail(f"{NAME}.mammoth_supply", "a mammoth shifts in only when the supply is empty")
-    moved = card in MOVED_BY_TO or card == Card.REMOVE_2 or card == Card.REMOVE_1
+        if step == Step.MAMMOTH_FROM and state.mammoth_supply != 0:
+            fail(f"{NAME}.mammoth_supply", "a mammoth shifts in only when the supply is empty")
+    moved_by_to = Step.TO in steps and not rules.hunters_follow  # a hunter chosen: counted, its owner and arrival recorded
+    removes = Step.REMOVE_FROM in steps
+    moved = moved_by_to or removes
     if moved:
         if len(effect.owners) != effect.count:
             fail(f"{where}.owners", f"one owner per hunter moved or removed ({effect.count}), got {effect.owners}")
     else:
         if effect.owners:
             fail(f"{where}.owners", f"is kept by Shift, Club-or-move and Remove only, got {effect.owners}")
-    if card in MOVED_BY_TO:
+    if moved_by_to:
         if len(effect.arrived) != effect.count:
             fail(f"{where}.arrived", f"one arrival per hunter moved ({effect.count}), got {effect.arrived}")
     elif placing:
-        if card not in PLACERS:  # (each placer of a Place card counts from 0 again)
-            if len(effect.arrived) > effect.count:
-                fail(f"{where}.arrived", f"at most one arrival per hunter placed ({effect.count}), got {effect.arrived}")
+        # (each placer of a Place card counts from 0 again)
+        if declared.decides is not Decides.EACH_OTHER and len(effect.arrived) > effect.count:
+            fail(f"{where}.arrived", f"at most one arrival per hunter placed ({effect.count}), got {effect.arrived}")
     else:
         if effect.arrived:
             fail(f"{where}.arrived", f"is kept by moves only, got {effect.arrived}")
-    if card in (Card.SHIFT, Card.CLUB_OR_MOVE, Card.SWAP):
-        most = {Card.SHIFT: 2, Card.CLUB_OR_MOVE: 1, Card.SWAP: 0}[card]
+    following = rules.hunters_follow
+    if declared.moves and not following:
+        most = declared.moves - 1
         if effect.count > most:
             fail(f"{where}.count", f"{card.name} is over after {most + 1} moves, got {effect.count} made")
-    if card in (Card.REMOVE_2, Card.REMOVE_1) and step != Step.PLAYER:
-        if effect.count >= effect.limit:
-            fail(f"{where}.count", f"the action has removed all {effect.limit} hunters it allows, got {effect.count}")
-    if card == Card.MAMMOTH_MOVE:
-        if effect.count > 2:
-            fail(f"{where}.count", f"up to 3 hunters follow, got {effect.count} already")
-    elif not (placing or moved):
-        if effect.count != 0:
-            fail(f"{where}.count", f"{card.name}'s action counts no hunters, got {effect.count}")
-    following = card == Card.MAMMOTH_MOVE
+    if removes and step != Step.PLAYER and effect.count >= effect.limit:
+        fail(f"{where}.count", f"the action has removed all {effect.limit} hunters it allows, got {effect.count}")
+    if following:
+        if effect.count > declared.moves - 1:
+            fail(f"{where}.count", f"up to {declared.moves} hunters follow, got {effect.count} already")
+    elif not (placing or moved) and effect.count != 0:
+        fail(f"{where}.count", f"{card.name}'s action counts no hunters, got {effect.count}")
     if effect.clubbed:
         # Set for a hunter moved with its club, or a placement taking a held club along (and left
         # over from the last move of a Shift or Club-or-move).
-        steps_with_club = (Step.PLACE_FROM, Step.PLACE_WHO, Step.SWAP_FROM, Step.SWAP_WHO)
-        if card in MOVED_BY_TO:
+        steps_with_club: tuple[Step, ...] = (Step.PLACE_FROM, Step.PLACE_WHO, Step.SWAP_FROM, Step.SWAP_WHO)
+        if moved_by_to:
             steps_with_club += (Step.FROM, Step.WHO, Step.TO)
         if step not in steps_with_club:
             fail(f"{where}.clubbed", f"no hunter with a club is being moved at {card.name}'s {step.name} step")
-    if step in (Step.WHO, Step.TO, Step.SWAP_FROM, Step.SWAP_WHO, Step.REMOVE_WHO, Step.FIRE_TO):
-        if effect.region < 0:
-            fail(f"{where}.region", f"the {step.name} step follows the choice of a region, got {effect.region}")
-    if step in (Step.OPTION, Step.PLAYER, Step.TARGET, Step.FROM, Step.FIRE_FROM, Step.MAMMOTH_FROM, Step.ATTACH, Step.PLACE_FROM):
-        if effect.region != -1:
-            fail(f"{where}.region", f"no region is chosen yet at the {step.name} step, got {effect.region}")
+    if step in (Step.WHO, Step.TO, Step.SWAP_FROM, Step.SWAP_WHO, Step.REMOVE_WHO, Step.FIRE_TO) and effect.region < 0:
+        fail(f"{where}.region", f"the {step.name} step follows the choice of a region, got {effect.region}")
+    if step in (Step.OPTION, Step.PLAYER, Step.TARGET, Step.FROM, Step.FIRE_FROM, Step.MAMMOTH_FROM, Step.ATTACH, Step.PLACE_FROM) and effect.region != -1:
+        fail(f"{where}.region", f"no region is chosen yet at the {step.name} step, got {effect.region}")
     if step in (Step.TO, Step.SWAP_FROM, Step.SWAP_WHO) and not following:
         if effect.owner < 0:
             fail(f"{where}.owner", f"the {step.name} step follows the choice of a hunter, got {effect.owner}")
-        if effect.clubbed:
-            if effect.owner != effect.decider:
-                fail(f"{where}.clubbed", "only the player's own hunters move with their clubs")
+        if effect.clubbed and effect.owner != effect.decider:
+            fail(f"{where}.clubbed", "only the player's own hunters move with their clubs")
         # The hunter chosen stands in the region chosen (and has not been moved by this action).
         here = state.regions[effect.region]
         owner = effect.owner
         count = here.clubbed[owner] if effect.clubbed else here.hunters[owner] - here.clubbed[owner]
-        count -= effect.arrived.count(((effect.region * MAX_PLAYERS + owner) * 2) + int(effect.clubbed))
+        count -= effect.arrived.count(arrival(effect.region, owner, effect.clubbed))
         if count < 1:
             fail(
                 f"{where}.owner",
                 f"player_{owner} has no {'clubbed ' if effect.clubbed else ''}hunter in region {effect.region} for this action to move",
             )
-    if following and step == Step.WHO:
-        if not (effect.target >= 0 and effect.target != effect.region):
-            fail(f"{where}.target", f"hunters follow to the mammoth's new region, got {effect.target}")
-    if step == Step.SWAP_WHO:
-        if effect.target not in NEIGHBOURS[effect.region]:
-            fail(f"{where}.target", f"the second hunter of a swap stands next to region {effect.region}, got {effect.target}")
-    if step == Step.FIRE_TO:
-        if not state.regions[effect.region].fire:
-            fail(f"{where}.region", "a fire tile is moved from a region that has one")
+    if following and step == Step.WHO and not (effect.target >= 0 and effect.target != effect.region):
+        fail(f"{where}.target", f"hunters follow to the mammoth's new region, got {effect.target}")
+    if step == Step.SWAP_WHO and effect.target not in NEIGHBOURS[effect.region]:
+        fail(f"{where}.target", f"the second hunter of a swap stands next to region {effect.region}, got {effect.target}")
+    if step == Step.FIRE_TO and not state.regions[effect.region].fire:
+        fail(f"{where}.region", "a fire tile is moved from a region that has one")
     if step == Step.MAMMOTH_TO:
         if effect.region >= 0:
             if state.regions[effect.region].mammoths < 1:
@@ -576,24 +509,24 @@ def _validate_effect(state: MammothHuntersState, n: int) -> None:
                 )
             if state.mammoth_supply < 1:
                 fail(f"{NAME}.mammoth_supply", "a new mammoth comes from the supply")
-    if step == Step.ATTACH:
-        if decider.clubs < 1:
-            fail(f"{NAME}.players[{effect.decider}].clubs", "the club just taken is held")
+    if step == Step.ATTACH and decider.clubs < 1:
+        fail(f"{NAME}.players[{effect.decider}].clubs", "the club just taken is held")
 
 
-def check_parameters(game: MammothHunters, state: MammothHuntersState) -> None:
+def check_parameters(game: Game[MammothHuntersState, MammothHuntersParams], state: MammothHuntersState) -> None:
     n = game.num_players
     if len(state.players) != n:
         fail(f"{NAME}.players", f"has {len(state.players)} players, the game has {n}")
     rounds = game.params.rounds
     require_range(f"{NAME}.round", state.round, 1, rounds)
-    if state.decision == Decision.GAME_OVER:
-        if state.round != rounds:
-            fail(f"{NAME}.round", f"the game ends after round {rounds}, got {state.round}")
-    if state.decision == Decision.GLACIER:
-        if state.round >= rounds:
-            fail(f"{NAME}.round", f"no glacier is laid after the last round {rounds}")
-    if state.decision in (Decision.EFFECT, Decision.GLACIER):
-        # A card's step (or the glacier) whose only choice is "done" ends by itself.
-        if game.legal_actions(state) == [DONE]:
-            fail(f"{NAME}.decision", f"{state.decision.name} with no choice but done is never pending")
+    if state.decision == Decision.GAME_OVER and state.round != rounds:
+        fail(f"{NAME}.round", f"the game ends after round {rounds}, got {state.round}")
+    if state.decision == Decision.GLACIER and state.round >= rounds:
+        fail(f"{NAME}.round", f"no glacier is laid after the last round {rounds}")
+    # A card's step (or the glacier) whose only choice is "done" ends by itself.
+    if state.decision in (Decision.EFFECT, Decision.GLACIER) and game.legal_actions(state) == [DONE]:
+        fail(f"{NAME}.decision", f"{state.decision.name} with no choice but done is never pending")
+
+
+# The state's own checks: state.py cannot import this module, which reads it.
+MammothHuntersState.validate = validate_state  # type: ignore[method-assign, assignment]
