@@ -39,7 +39,7 @@ from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_pa
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
-from dice_envs.core.extras import import_with_extra
+from dice_envs.core.extras import import_with_extra, missing_extra
 from dice_envs.core.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
 
@@ -345,8 +345,8 @@ def serve_command(args: argparse.Namespace) -> None:
 
     try:
         from dice_envs.web.server import LOOPBACK_NAMES, create_app, listen, serve  # imports FastAPI and uvicorn: only for this command
-    except ImportError as error:
-        raise ParameterError(f"dice-envs serve needs the web extra ({error.name} is missing): pip install -e '.[web]'") from None
+    except ModuleNotFoundError as error:
+        raise (missing_extra(error, "dice-envs serve") or error) from None
 
     games = args.games or dice_envs.list_envs()
     for name in games:

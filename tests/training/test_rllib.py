@@ -254,7 +254,7 @@ def test_export_plays_as_the_module_does(trained: dict[str, Any], tmp_path: Path
 
 def test_exported_model_plays_where_ray_cannot_be_imported(trained: dict[str, Any], tmp_path: Path) -> None:
     out = export_rllib_module(trained["module"], GAME, tmp_path / "rllib.zip")
-    script = f"import sys; sys.modules['ray'] = None; from training.cli import main; main(['match', '{GAME}', 'model:{out}', 'cup_counter', '--games', '2'])"
+    script = f"import sys; sys.modules['ray'] = None; from dice_envs.cli import main; main(['match', '{GAME}', 'model:{out}', 'cup_counter', '--games', '2'])"
     played = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert played.returncode == 0, played.stderr
     assert "rllib" in played.stdout and "cup_counter" in played.stdout

@@ -255,7 +255,7 @@ def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: Non
     result = start_run(config_from_dict(tiny_config(opponents={"cup_counter": 1.0})), run_dir=tmp_path / "run", progress=False)
     model = result.run_dir / "model.zip"
     script = (
-        "import sys; sys.modules['ray'] = None; from training.cli import main; "
+        "import sys; sys.modules['ray'] = None; from dice_envs.cli import main; "
         f"main(['evaluate', '{GAME}', 'model:{model}', 'cup_counter', '--games', '4', '--out', '{tmp_path / 'evaluation'}'])"
     )
     played = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
@@ -265,8 +265,8 @@ def test_the_exported_model_plays_where_ray_cannot_be_imported(embedded_ray: Non
 
 def test_without_ray_an_rllib_run_is_one_clear_line(tmp_path: Path) -> None:
     config = configs_directory() / "dino_hunt" / "rllib_ppo.yaml"
-    script = f"import sys; sys.modules['ray'] = None; from training.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
+    script = f"import sys; sys.modules['ray'] = None; from dice_envs.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
     started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert started.returncode != 0 and "Traceback" not in started.stderr
-    assert "Ray is not installed: pip install -e '.[rllib]'" in started.stderr
+    assert "Ray is not installed: pip install 'dice-envs[rllib]'" in started.stderr
     assert not (tmp_path / "run").exists()
