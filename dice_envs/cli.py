@@ -413,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help="environments, their parameters and agents").set_defaults(run=list_command)
 
     train = commands.add_parser("train", help="train an agent from a config, evaluate it, save a run directory")
-    train.add_argument("--config", help="YAML config, e.g. dice_envs/configs/dino_hunt/ppo.yaml")
+    train.add_argument("--config", help="a shipped config as GAME/NAME, e.g. dino_hunt/ppo (a wrong name lists them), or a YAML file's path")
     train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     train.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides, dotted keys: hyperparameters.n_steps=512")
     train.add_argument("--runs-root", default="runs", help="where new run directories go (default: runs)")
