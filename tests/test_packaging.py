@@ -1,0 +1,48 @@
+"""What the wheel and the sdist carry, checked from pyproject.toml and MANIFEST.in without building
+(.ci/wheel_smoke.sh builds both and installs the wheel)."""
+
+from __future__ import annotations
+
+import subprocess
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "dice_envs"
+
+
+def tracked_files(folder: str) -> list[Path]:
+    listed = subprocess.run(["git", "ls-files", folder], cwd=ROOT, capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout (an unpacked sdist): its files are what MANIFEST.in took")
+    return [ROOT / line for line in listed.stdout.splitlines()]
+
+
+def is_package_data(path: Path, package_data: dict[str, list[str]]) -> bool:
+    """Whether a pattern of ``path``'s package (or a package above it) in package-data matches it."""
+    for package, patterns in package_data.items():
+        folder = ROOT.joinpath(*package.split("."))
+        if path.is_relative_to(folder) and any(fnmatch(str(path.relative_to(folder)), pattern) for pattern in patterns):
+            return True
+    return False
+
+
+def test_every_data_file_of_the_package_is_package_data() -> None:
+    """A data file the package reads but pyproject.toml does not list would be missing from the wheel."""
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    unlisted = [str(path.relative_to(ROOT)) for path in tracked_files("dice_envs") if path.suffix != ".py" and not is_package_data(path, package_data)]
+    assert not unlisted, f"not in [tool.setuptools.package-data]: {unlisted}"
+    assert not is_package_data(PACKAGE / "web" / "fonts" / "new.ttf", package_data)  # the check itself sees a missing one
+
+
+def test_the_sdist_carries_what_the_tests_read() -> None:
+    grafted = {line.split()[1] for line in (ROOT / "MANIFEST.in").read_text().splitlines() if line.startswith("graft ")}
+    assert {"tests", "docs", "tools", "benchmarks", ".ci"} <= grafted
+
+
+def test_only_dice_envs_is_packaged() -> None:
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]["include"] == ["dice_envs*"]
