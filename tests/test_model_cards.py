@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
 
 import dice_envs
-from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCardError, card_path, read_card, shipped_cards
+from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCard, ModelCardError, card_path, read_card, shipped_cards
 from dice_envs.agents.specs import models_directory, resolve_model, shipped_models
 
 
@@ -29,14 +30,19 @@ def test_no_card_without_a_model() -> None:
 
 
 @pytest.mark.parametrize("card", shipped_cards(), ids=lambda card: card.name)
-def test_a_card_names_a_shipped_config_of_its_environment(card) -> None:
+def test_a_card_names_a_shipped_config_of_its_environment(card: ModelCard) -> None:
     pytest.importorskip("yaml")
     from dice_envs.training.config import load_config
 
     if card.config is None:  # not trained from a config (a distilled model): the notes say how instead
         assert "config" in card.notes
         return
-    assert load_config(card.config).env.name == card.env
+    config = load_config(card.config)
+    assert config.env.name == card.env
+    # The network saved in the zip is the one the config builds: the card names the config it came from.
+    policy_kwargs = json.loads(zipfile.ZipFile(resolve_model(card.name)).read("data"))["policy_kwargs"]
+    assert policy_kwargs["net_arch"] == config.policy.net_arch
+    assert policy_kwargs["activation_fn"].lower().endswith(f".{config.policy.activation}'>")
 
 
 def test_a_card_that_describes_another_file_is_refused(tmp_path: Path) -> None:
