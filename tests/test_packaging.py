@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -15,11 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "dice_envs"
 
 
-def tracked_files(folder: str) -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", folder], cwd=ROOT, capture_output=True, text=True, check=False)
-    if listed.returncode != 0:
-        pytest.skip("not a git checkout (an unpacked sdist): its files are what MANIFEST.in took")
-    return [ROOT / line for line in listed.stdout.splitlines()]
+def data_files() -> list[Path]:
+    """The package's files that are not Python source (nor its compiled caches)."""
+    return [path for path in PACKAGE.rglob("*") if path.is_file() and path.suffix not in {".py", ".pyc"} and "__pycache__" not in path.parts]
 
 
 def is_package_data(path: Path, package_data: dict[str, list[str]]) -> bool:
@@ -34,7 +31,7 @@ def is_package_data(path: Path, package_data: dict[str, list[str]]) -> bool:
 def test_every_data_file_of_the_package_is_package_data() -> None:
     """A data file the package reads but pyproject.toml does not list would be missing from the wheel."""
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    unlisted = [str(path.relative_to(ROOT)) for path in tracked_files("dice_envs") if path.suffix != ".py" and not is_package_data(path, package_data)]
+    unlisted = [str(path.relative_to(ROOT)) for path in data_files() if not is_package_data(path, package_data)]
     assert not unlisted, f"not in [tool.setuptools.package-data]: {unlisted}"
     assert not is_package_data(PACKAGE / "web" / "fonts" / "new.ttf", package_data)  # the check itself sees a missing one
 
