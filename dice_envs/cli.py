@@ -35,6 +35,7 @@ import dice_envs
 from dice_envs import gymnasium_id
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, specs
 from dice_envs.agents.mcts import MCTSAgent
+from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCard, shipped_cards
 from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import SPECTATOR_VIEW
@@ -90,6 +91,9 @@ BASELINES = "baselines"
 
 
 def list_command(_: argparse.Namespace) -> None:
+    cards_by_env: dict[str, list[ModelCard]] = {}
+    for card in shipped_cards():
+        cards_by_env.setdefault(card.env, []).append(card)
     for name in dice_envs.list_envs():
         game_class = dice_envs.env_module(name).raw_env.game_class
         params = ", ".join(f"{f.name}={f.default}" for f in dataclasses.fields(game_class.params_class))
@@ -97,6 +101,15 @@ def list_command(_: argparse.Namespace) -> None:
         for agent_name, cls in agent_classes(name).items():
             print(f"    {agent_name:<16} {cls.description}")
         print(f"    {MCTSAgent.name:<16} {MCTSAgent.description}")
+        for card in cards_by_env.get(name, []):
+            print(f"    {specs.MODEL_PREFIX + card.name:<16} {card_summary(card)}")
+
+
+def card_summary(card: ModelCard) -> str:
+    """A shipped model's line in ``dice-envs list``: how it was made, from its card."""
+    made = f"dice-envs train --config {card.config}" if card.config else card.algorithm
+    steps = f", {card.training_steps:,} steps" if card.training_steps is not None else ""
+    return f"trained model: {made}{steps} (card: {card.name}{CARD_SUFFIX})"
 
 
 def match_command(args: argparse.Namespace) -> None:
@@ -397,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help="environments, their parameters and agents").set_defaults(run=list_command)
 
     train = commands.add_parser("train", help="train an agent from a config, evaluate it, save a run directory")
-    train.add_argument("--config", help="YAML config, e.g. dice_envs/configs/dino_hunt/ppo.yaml")
+    train.add_argument("--config", help="a shipped config as GAME/NAME, e.g. dino_hunt/ppo (a wrong name lists them), or a YAML file's path")
     train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
     train.add_argument("overrides", nargs="*", metavar="KEY=VALUE", help="config overrides, dotted keys: hyperparameters.n_steps=512")
     train.add_argument("--runs-root", default="runs", help="where new run directories go (default: runs)")

@@ -153,7 +153,7 @@ class _Node:
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=PATH,objective=game|turn,chance=open|closed)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed)"
     )
 
     def __init__(

@@ -30,7 +30,7 @@ from types import ModuleType
 
 from dice_envs.core.engine import ParameterError
 
-RAY_EXTRA = "pip install -e '.[rllib]'"
+RAY_EXTRA = "pip install 'dice-envs[rllib]'"
 
 CLUSTER_ENVIRONMENT = {"RAY_AUTH_MODE": "disabled"}
 """Set (where unset) for every connection."""

@@ -90,7 +90,7 @@ def test_a_model_is_found_from_another_directory(tmp_path: Path, monkeypatch: py
 def test_ray_missing_or_misused_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if it were not installed
     for options, message in (
-        (["--ray"], "Ray is not installed: pip install -e '.[rllib]'"),
+        (["--ray"], "Ray is not installed: pip install 'dice-envs[rllib]'"),
         (["--address", "127.0.0.1:6379"], "--address needs --ray"),
     ):
         with pytest.raises(SystemExit):

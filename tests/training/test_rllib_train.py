@@ -269,5 +269,5 @@ def test_without_ray_an_rllib_run_is_one_clear_line(tmp_path: Path) -> None:
     script = f"import sys; sys.modules['ray'] = None; from dice_envs.cli import main; main(['train', '--config', '{config}', '--run-dir', '{tmp_path / 'run'}'])"
     started = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
     assert started.returncode != 0 and "Traceback" not in started.stderr
-    assert "Ray is not installed: pip install -e '.[rllib]'" in started.stderr
+    assert "Ray is not installed: pip install 'dice-envs[rllib]'" in started.stderr
     assert not (tmp_path / "run").exists()
