@@ -14,7 +14,8 @@ from dice_envs.agents import make_agent
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
 from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
-from dice_envs.dino_hunt.rules import ROLL, ROLL_OR_STOP, STOP
+from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.state import ROLL_OR_STOP
 from tests.conformance.playouts import random_playout
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from dice_envs.agents.base import Agent
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, FACES_BY_COLOUR, STOMPS_TO_END_TURN, Face
-from dice_envs.dino_hunt.rules import ROLL, STOP
 
 FACE_ODDS = [[faces.count(face) / len(faces) for face in Face] for faces in FACES_BY_COLOUR]
 """Probability of Dino, Leaves, Footprint for each colour."""

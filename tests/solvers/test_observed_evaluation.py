@@ -26,7 +26,8 @@ from dice_envs.core.race import Race
 from dice_envs.dalek_dice.rules import KEEP_ACTIONS, DalekDiceState, dice_left
 from dice_envs.dalek_dice.rules import Decision as DalekDecision
 from dice_envs.dalek_dice.rules import TurnEnd as DalekTurnEnd
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd, must_draw_from_empty_cup
+from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd, must_draw_from_empty_cup
 from tests.helpers import ScriptedRng
 
 Z_999 = 3.2905

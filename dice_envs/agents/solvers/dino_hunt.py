@@ -41,6 +41,7 @@ import numpy as np
 
 from dice_envs.agents.base import Agent
 from dice_envs.core.race import Race
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import (
     DICE_PER_COLOUR,
     DICE_PER_ROLL,
@@ -51,7 +52,7 @@ from dice_envs.dino_hunt.data import (
     Face,
 )
 from dice_envs.dino_hunt.encoding import ROLLS_SEEN
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd, cup_runs_out
+from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd, cup_runs_out
 
 NUM_COLOURS = len(DICE_PER_COLOUR)
 POINTS = np.arange(MAX_TURN_POINTS + 1, dtype=np.float64)

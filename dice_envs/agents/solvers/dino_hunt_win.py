@@ -40,8 +40,8 @@ import numpy as np
 from dice_envs.agents.base import Agent
 from dice_envs.agents.solvers.dino_hunt import OptimalPoints, observed_turn_state, points_solution, turn_model
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import MAX_TURN_POINTS
-from dice_envs.dino_hunt.rules import ROLL, STOP
 
 P = MAX_TURN_POINTS + 1  # possible points of a turn: 0 .. 10
 TOLERANCE = 1e-13
