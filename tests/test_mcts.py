@@ -240,7 +240,7 @@ def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
     """After rolling, the closed loop's nodes are the rolls the searcher can tell apart (each its
     own keep choices); the open loop keeps one node for the roll, whatever the dice showed."""
     from dice_envs.agents.mcts import _Node
-    from dice_envs.dalek_dice.rules import ROLL
+    from dice_envs.dalek_dice.actions import ROLL
 
     env = dice_envs.make("dalek_dice_v0")
     game = env.game
@@ -275,7 +275,7 @@ def test_a_closed_loop_tells_rolls_apart_where_an_open_loop_mixes_them() -> None
     """At 300 simulations the closed loop keeps the Human 4 under every seed, as the exact solver
     does; the open loop, whose nodes after a roll mix every outcome, rolls the rest under most.
     (Given ten times the budget the open loop finds it too.)"""
-    from dice_envs.dalek_dice.rules import KEEP_HUMAN_4, ROLL
+    from dice_envs.dalek_dice.actions import KEEP_HUMAN_4, ROLL
 
     env = dice_envs.make("dalek_dice_v0")
     state = env.game.state_class.from_json(ROLL_DEPENDENT_DALEK_POSITION)

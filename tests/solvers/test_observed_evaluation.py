@@ -23,9 +23,10 @@ from dice_envs.agents.solvers import dino_hunt as dino
 from dice_envs.agents.specs import models_directory
 from dice_envs.arena.optimality import points_per_turn
 from dice_envs.core.race import Race
-from dice_envs.dalek_dice.rules import KEEP_ACTIONS, DalekDiceState, dice_left
-from dice_envs.dalek_dice.rules import Decision as DalekDecision
-from dice_envs.dalek_dice.rules import TurnEnd as DalekTurnEnd
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS
+from dice_envs.dalek_dice.state import DalekDiceState, dice_left
+from dice_envs.dalek_dice.state import Decision as DalekDecision
+from dice_envs.dalek_dice.state import TurnEnd as DalekTurnEnd
 from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd, must_draw_from_empty_cup
 from tests.helpers import ScriptedRng

@@ -44,17 +44,10 @@ import numpy as np
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.race import Race
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, MAX_TURN_POINTS, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.encoding import ROLLS_SEEN
-from dice_envs.dalek_dice.rules import (
-    KEEP_ACTIONS,
-    ROLL,
-    STOP,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-    turn_points,
-)
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, turn_points
 
 SCORING = len(KEEP_ACTIONS)  # Human 4, Human 2, Dalek 3, Dalek 2
 MAX_H = HUMAN_VALUES[Face.HUMAN_4] * NUM_DICE
