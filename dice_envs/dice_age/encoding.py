@@ -37,7 +37,8 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdown
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdown
 
 GROUND_NAMES = tuple(f"ground_{g}" for g in range(1, GROUNDS + 1))
 AREA_NAMES = GROUND_NAMES + ("extra_hunt",)

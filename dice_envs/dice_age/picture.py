@@ -21,6 +21,20 @@ from collections.abc import Sequence
 
 from dice_envs.core.drawing import BUTTON_LIT, FOOTER_HEIGHT, button, decision_bar, die, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
+from dice_envs.dice_age.actions import (
+    COUNSEL_REROLL,
+    COUNSEL_SELECT,
+    FINISH,
+    INTIMIDATE,
+    OWN_DICE_IN_A_LINE,
+    PLACE,
+    PLACE_BARBARIANS_FIRST,
+    RETREAT_PICK,
+    ROLL,
+    TAKE_PAIR,
+    USE_COUNSEL,
+    USE_RETREAT,
+)
 from dice_envs.dice_age.data import (
     AREAS,
     BARBARIANS_PER_PLAYER,
@@ -38,29 +52,8 @@ from dice_envs.dice_age.data import (
     Prey,
     Tile,
 )
-from dice_envs.dice_age.rules import (
-    COUNSEL_REROLL,
-    COUNSEL_SELECT,
-    FINISH,
-    INTIMIDATE,
-    MAX_PLAYERS,
-    OWN_DICE_IN_A_LINE,
-    OWN_PLACING_ORDER,
-    PLACE,
-    PLACE_BARBARIANS_FIRST,
-    RETREAT_PICK,
-    ROLL,
-    TAKE_PAIR,
-    USE_COUNSEL,
-    USE_RETREAT,
-    Decision,
-    DiceAge,
-    DiceAgeState,
-    PlayerState,
-    score_breakdown,
-    strength_by_owner,
-    strongest_owner,
-)
+from dice_envs.dice_age.rules import OWN_PLACING_ORDER, DiceAge
+from dice_envs.dice_age.state import MAX_PLAYERS, Decision, DiceAgeState, PlayerState, score_breakdown, strength_by_owner, strongest_owner
 
 WIDTH, HEIGHT = 1000, 700
 BOARD_X, BOARD_Y, BOARD_W = 10, 44, 620

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dice_envs.core.rendering import game_over, seat_name
 from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, ROUNDS, Die, Honor, Prey, Prosperity, Tile
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdowns
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdowns
 
 DIE_MARK = {Die.SMALL: "s", Die.LARGE: "L", Die.WANDERER: "W", Die.BARBARIAN: "b"}
 

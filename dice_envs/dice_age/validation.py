@@ -10,6 +10,7 @@ matches the turn: whose it is, whether that player has rolled, placed, or has di
 
 from __future__ import annotations
 
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -42,10 +43,10 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
-from dice_envs.dice_age.rules import (
+from dice_envs.dice_age.state import (
     MAX_PLAYERS,
     Decision,
-    DiceAge,
+    DiceAgeParams,
     DiceAgeState,
     own_dice_in_grounds,
     score_breakdowns,
@@ -65,6 +66,7 @@ def _grid(where: str, grid: list[list[int]]) -> None:
         require_counts(f"{where}[{kind}]", row, FACES, 0, MAX_DICE, "values")
 
 
+@validated_by(DiceAgeState)
 def validate_state(state: DiceAgeState) -> None:
     n = len(state.players)
     if not 2 <= n <= MAX_PLAYERS:
@@ -363,11 +365,11 @@ def _validate_decision(state: DiceAgeState, n: int) -> None:
         fail(f"{NAME}.decision", f"unknown decision {decision}")
 
 
-def check_parameters(game: DiceAge, state: DiceAgeState) -> None:
-    n = game.num_players
+def check_parameters(params: DiceAgeParams, state: DiceAgeState) -> None:
+    n = params.num_players
     if len(state.players) != n:
         fail(f"{NAME}.players", f"has {len(state.players)} players, the game has {n}")
-    barbarians = game.params.barbarians
+    barbarians = params.barbarians
     present = any(player.hand[Die.BARBARIAN] for player in state.players) or any(row for row in state.camp[Die.BARBARIAN]) or any(
         owner == n for line in state.areas for owner, _ in line
     )

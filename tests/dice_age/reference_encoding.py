@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dice_envs.core.encoding import one_hot, relative_seats
 from dice_envs.dice_age.data import DIE_HALVES, GROUNDS, LARGE_SIZED, SHELL_VALUES, Honor, Prey, Prosperity
 from dice_envs.dice_age.encoding import LINE_SLOTS
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdown
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdown
 
 
 def observation(game: DiceAge, state: DiceAgeState, observer: int) -> list[float]:

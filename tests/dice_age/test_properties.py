@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from dice_envs.dice_age.rules import Decision, DiceAgeState, score_breakdowns
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdowns
 from tests.conformance.playouts import game_for, random_playout
 
 CASES = [
