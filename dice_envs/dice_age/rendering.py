@@ -44,9 +44,11 @@ def render(game: DiceAge, state: DiceAgeState) -> str:
         score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if over else "score hidden until the end"
         lines += [
             f"{seat_name(seat)}{status}: {score}",
-            f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
-            f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
-            f"shells {len(player.shells)}",
+            (
+                f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
+                f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
+                f"shells {len(player.shells)}"
+            ),
             f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
         ]
     if over:

@@ -371,7 +371,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
             strength = strength_by_owner(line)
             winner = latest_of_the_strongest(line, strength)
             self._award(state, ground, winner)
-            if len(strength) > 1:  # the runner-up's dice join the Extra Hunt
+            if winner is not None and len(strength) > 1:  # the runner-up's dice join the Extra Hunt
                 del strength[winner]
                 runner_up = latest_of_the_strongest(line, strength)
                 extra_hunt += [die for die in line if die[0] == runner_up]
