@@ -392,7 +392,7 @@ def _coloured_rolls(cup: Counts, leaves: Counts) -> tuple[tuple[float, Counts, C
         hand = tuple(a + b for a, b in zip(leaves, drawn))
         new_cup = tuple(a - b for a, b in zip(cup, drawn))
         for parts in product(*(_colour_roll(colour, count) for colour, count in enumerate(hand))):
-            dinos, new_leaves, feet = (tuple(part[i] for part in parts) for i in (1, 2, 3))
+            _, dinos, new_leaves, feet = zip(*parts)  # by colour (every colour has a part, if only of no dice)
             cup_empty = sum(new_leaves) < DICE_PER_ROLL and sum(new_cup) == 0
             gain = sum(dinos) + sum(new_leaves) if cup_empty else -1
             out.append((p_draw * math.prod(part[0] for part in parts), new_cup, dinos, new_leaves, feet, sum(feet), gain))
