@@ -23,7 +23,7 @@ def recomputed_scores(state: DiceAgeState) -> list[int]:
     """The scoring rules written out once more, independently of the engine's code."""
     n = len(state.players)
     scores = []
-    for seat, player in enumerate(state.players):
+    for player in state.players:
         score = sum(count * points for count, points in zip(player.prey, (50, 40, 30, 20, 10)))
         sets = min(player.prey)
         score += 50 * sets + sum(player.shells)

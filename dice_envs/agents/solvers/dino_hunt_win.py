@@ -173,7 +173,7 @@ def win_solution(target: int = 20, max_tiebreak_rounds: int = 10) -> WinSolution
         x_old = np.full(len(cells), 0.5)
         g0, f_old = _cycle(u0, u1, x_old, solves)
         x = f_old
-        for passes in range(1, 200):
+        for passes in range(1, 200):  # noqa: B007 - counted after the loop
             g0, fx = _cycle(u0, u1, x, solves)
             if np.max(np.abs(fx - x)) < TOLERANCE:
                 break
