@@ -38,7 +38,7 @@ import functools
 import math
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -350,7 +350,7 @@ SeenDecision = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, int, 
 face, Doctors, Exterminate!s, dice set aside to roll again, whether a die of this roll is kept,
 rolls this turn as the observation reports them).  With the game's race this is everything the
 observation shows, and everything the rest of the turn depends on."""
-DECISION_FIELDS = 8
+DECISION_FIELDS: Final = 8
 SeenRoll = tuple[tuple[int, ...], int, int, int, int]
 """A roll about to be made: (kept dice by face, Doctors, Exterminate!s, dice rolled, rolls so far as seen)."""
 
@@ -467,17 +467,18 @@ def policy_points_from(agent: Agent, state: DalekDiceState) -> float:
             if len(nxt) == DECISION_FIELDS:  # another decision of the same roll
                 found = [nxt]
             elif nxt not in rolls:
-                rolls[nxt] = seen_roll_outcomes(nxt)  # type: ignore[arg-type]
+                rolls[nxt] = seen_roll_outcomes(nxt)
                 found = [decision for _, decision, _ in rolls[nxt] if decision is not None]
             else:
                 found = []
             for decision in found:
                 if decision not in queued:
-                    queued.add(decision)  # type: ignore[arg-type]
-                    new.append(decision)  # type: ignore[arg-type]
+                    queued.add(decision)
+                    new.append(decision)
         pending = new
     value: dict[Any, float] = {}
-    for node in sorted([*step, *rolls], key=_solve_order):
+    nodes: list[SeenDecision | SeenRoll] = [*step, *rolls]
+    for node in sorted(nodes, key=_solve_order):
         if len(node) == DECISION_FIELDS:
             nxt, points = step[node]
             value[node] = float(points) if nxt is None else value[nxt]
