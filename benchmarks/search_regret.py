@@ -34,7 +34,8 @@ import dice_envs
 from dice_envs.agents.mcts import parse_options
 from dice_envs.agents.solvers.dalek_dice import DD, DH, best_keep, exterminate_points, points_solution, stop_points
 from dice_envs.agents.specs import build_search
-from dice_envs.dalek_dice.rules import FINISH_KEEPING, ROLL, STOP, DalekDiceState, daleks, dice_left, humans
+from dice_envs.dalek_dice.actions import ROLL, STOP
+from dice_envs.dalek_dice.state import FINISH_KEEPING, DalekDiceState, daleks, dice_left, humans
 
 ENV_NAME = "dalek_dice_v0"
 Z95 = 1.959963984540054

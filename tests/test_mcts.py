@@ -15,7 +15,8 @@ from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
 from dice_envs.agents.specs import build_search
 from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
-from dice_envs.dino_hunt.rules import ROLL, ROLL_OR_STOP, STOP
+from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.state import ROLL_OR_STOP
 from tests.conformance.playouts import random_playout
 
 
@@ -240,7 +241,7 @@ def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
     """After rolling, the closed loop's nodes are the rolls the searcher can tell apart (each its
     own keep choices); the open loop keeps one node for the roll, whatever the dice showed."""
     from dice_envs.agents.mcts import _Node
-    from dice_envs.dalek_dice.rules import ROLL
+    from dice_envs.dalek_dice.actions import ROLL
 
     env = dice_envs.make("dalek_dice_v0")
     game = env.game
@@ -275,7 +276,7 @@ def test_a_closed_loop_tells_rolls_apart_where_an_open_loop_mixes_them() -> None
     """At 300 simulations the closed loop keeps the Human 4 under every seed, as the exact solver
     does; the open loop, whose nodes after a roll mix every outcome, rolls the rest under most.
     (Given ten times the budget the open loop finds it too.)"""
-    from dice_envs.dalek_dice.rules import KEEP_HUMAN_4, ROLL
+    from dice_envs.dalek_dice.actions import KEEP_HUMAN_4, ROLL
 
     env = dice_envs.make("dalek_dice_v0")
     state = env.game.state_class.from_json(ROLL_DEPENDENT_DALEK_POSITION)

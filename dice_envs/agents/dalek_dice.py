@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from dice_envs.agents.base import Agent
+from dice_envs.dalek_dice.actions import KEEP_DALEK_2, KEEP_DALEK_3, KEEP_HUMAN_2, KEEP_HUMAN_4, ROLL, STOP
 from dice_envs.dalek_dice.data import HUMAN_VALUES, THREE
-from dice_envs.dalek_dice.rules import KEEP_DALEK_2, KEEP_DALEK_3, KEEP_HUMAN_2, KEEP_HUMAN_4, ROLL, STOP
 
 DALEKS_BIGGEST_FIRST = (KEEP_DALEK_3, KEEP_DALEK_2)
 HUMANS_SMALLEST_FIRST = (KEEP_HUMAN_2, KEEP_HUMAN_4)

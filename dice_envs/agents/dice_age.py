@@ -11,18 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from dice_envs.agents.base import Agent
+from dice_envs.dice_age.actions import COUNSEL_REROLL, COUNSEL_SELECT, FINISH, INTIMIDATE, PLACE, ROLL, TAKE_PAIR, USE_COUNSEL
 from dice_envs.dice_age.data import AREAS, FACES, GROUNDS, PREY_POINTS, Die, Honor, Prosperity
-from dice_envs.dice_age.rules import (
-    COUNSEL_REROLL,
-    COUNSEL_SELECT,
-    FINISH,
-    INTIMIDATE,
-    PLACE,
-    ROLL,
-    TAKE_PAIR,
-    USE_COUNSEL,
-    Decision,
-)
+from dice_envs.dice_age.state import Decision
 
 PROSPERITY_VALUE = {
     Prosperity.CHILDBIRTH: 40,

@@ -10,10 +10,11 @@ from typing import Any
 import numpy as np
 
 from dice_envs.agents.base import Agent
+from dice_envs.core.chance import draw_count_odds, side_odds
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, FACES_BY_COLOUR, STOMPS_TO_END_TURN, Face
-from dice_envs.dino_hunt.rules import ROLL, STOP
 
-FACE_ODDS = [[faces.count(face) / len(faces) for face in Face] for faces in FACES_BY_COLOUR]
+FACE_ODDS = [side_odds(faces, len(Face)) for faces in FACES_BY_COLOUR]
 """Probability of Dino, Leaves, Footprint for each colour."""
 
 
@@ -66,8 +67,8 @@ def next_roll_odds(leaves: tuple[int, ...], cup: tuple[int, ...], stomps_to_bust
     """For the next roll: the chance of reaching ``stomps_to_bust`` more Footprints, and the
     expected new Dinos counted only when that does not happen."""
     bust = gain = 0.0
-    for hand, p_hand in hands_after_drawing(list(leaves), list(cup)):
-        dice = [colour for colour, count in enumerate(hand) for _ in range(count)]
+    for p_hand, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
+        dice = [colour for colour, count in enumerate(drawn) for _ in range(leaves[colour] + count)]
         for faces in product(range(len(Face)), repeat=len(dice)):
             p = p_hand
             for colour, face in zip(dice, faces):
@@ -77,20 +78,3 @@ def next_roll_odds(leaves: tuple[int, ...], cup: tuple[int, ...], stomps_to_bust
             else:
                 gain += p * faces.count(Face.DINO)
     return bust, gain
-
-
-def hands_after_drawing(leaves: list[int], cup: list[int]) -> list[tuple[list[int], float]]:
-    """Each hand (dice by colour) the next roll may use, with its probability."""
-    hands = [(leaves.copy(), cup.copy(), 1.0)]
-    for _ in range(min(DICE_PER_ROLL - sum(leaves), sum(cup))):
-        drawn = []
-        for hand, left, p in hands:
-            total = sum(left)
-            for colour, count in enumerate(left):
-                if count:
-                    new_hand, new_left = hand.copy(), left.copy()
-                    new_hand[colour] += 1
-                    new_left[colour] -= 1
-                    drawn.append((new_hand, new_left, p * count / total))
-        hands = drawn
-    return [(hand, p) for hand, _, p in hands]

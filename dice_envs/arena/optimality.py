@@ -63,7 +63,7 @@ from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, play_games, stand
 from dice_envs.arena.timing import timed_search
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
-from dice_envs.dino_hunt.rules import ROLL, STOP
+from dice_envs.dino_hunt.actions import ROLL, STOP
 
 GAMES = ("dino_hunt_v0", "dalek_dice_v0")
 Z95 = 1.959963984540054

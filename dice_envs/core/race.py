@@ -10,6 +10,7 @@ tiebreaker rounds (``max_tiebreak_rounds=0``) ends in a shared win at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -117,7 +118,7 @@ def validate_race(race: Race, where: str = "race") -> None:
     require_range(f"{where}.round", race.round, 1 + race.tiebreak_rounds)
     contenders = race.contenders
     require_ranges(f"{where}.contenders", contenders, 0, n - 1)
-    if not all(a < b for a, b in zip(contenders, contenders[1:])):
+    if not all(a < b for a, b in pairwise(contenders)):
         fail(f"{where}.contenders", f"must be distinct seats in seat order, got {contenders}")
     if race.tiebreak_rounds:
         if not race.final_round:
@@ -178,12 +179,11 @@ def check_race(race: Race, where: str, num_players: int, target: int, max_turn_p
             lowest = min(race.scores[seat] for seat in race.contenders)
             if lowest < target:
                 fail(f"{where}.scores", f"tiebreakers are played by leaders tied at the target {target} or more, got {race.scores}")
-        if len(race.winners) > 1:
-            if race.tiebreak_rounds != max_tiebreak_rounds:
-                fail(
-                    f"{where}.winners",
-                    f"a shared win comes only after {max_tiebreak_rounds} tiebreaker rounds, got {race.tiebreak_rounds}",
-                )
+        if len(race.winners) > 1 and race.tiebreak_rounds != max_tiebreak_rounds:
+            fail(
+                f"{where}.winners",
+                f"a shared win comes only after {max_tiebreak_rounds} tiebreaker rounds, got {race.tiebreak_rounds}",
+            )
         return
     if race.tiebreak_rounds:
         tied = race.scores[race.current]

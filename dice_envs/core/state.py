@@ -63,8 +63,8 @@ class GameState:
     def validate(self) -> None:
         """Raise ``dice_envs.core.validation.InvalidStateError`` unless the state is consistent
         on its own: ranges, conserved counts, existing cards and faces, the pending decision's
-        fields.  Games override it; checks that need the game's parameters are in
-        ``Game.check_state``.  The default accepts everything."""
+        fields.  Games override it, or attach their checks with ``validated_by``; checks that
+        need the game's parameters are in ``Game.check_state``.  The default accepts everything."""
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True)
@@ -72,6 +72,21 @@ class GameState:
     @classmethod
     def from_json(cls: type[S], text: str) -> S:
         return cls.from_dict(json.loads(text))
+
+
+def validated_by(state_class: type[S]) -> Callable[[Callable[[S], None]], Callable[[S], None]]:
+    """Make the decorated function ``state_class.validate``.
+
+    A game's validation module reads its state module, so the state cannot import its checks
+    without a cycle: the checks attach themselves instead.  The game's rules import them, so they
+    are in place before any state of the game is read back.
+    """
+
+    def attach(check: Callable[[S], None]) -> Callable[[S], None]:
+        state_class.validate = check  # type: ignore[assignment]
+        return check
+
+    return attach
 
 
 @_per_class

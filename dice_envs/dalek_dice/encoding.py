@@ -7,7 +7,8 @@ import numpy as np
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout, one_hot
 from dice_envs.core.race import RaceEncoding
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, SCORING_LABELS, THREE
-from dice_envs.dalek_dice.rules import DalekDice, DalekDiceState, Decision, daleks, humans
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, daleks, humans
 
 MAX_HUMANS = 4 * NUM_DICE
 MAX_DALEKS = 3 * NUM_DICE

@@ -17,21 +17,11 @@ from collections.abc import Sequence
 
 from dice_envs.core.drawing import box, button, decision_bar, framed_box, memoised, new_scene, race_track, seat_name
 from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, PANEL, Scene
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.rendering import TURN_END_TEXT
-from dice_envs.dalek_dice.rules import (
-    KEEP_ACTIONS,
-    ROLL,
-    STOP,
-    DalekDice,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-    daleks,
-    dice_left,
-    humans,
-    turn_points,
-)
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, daleks, dice_left, humans, turn_points
 
 WIDTH, HEIGHT = 760, 440
 """Room for six race lanes, a roll of ten dice in a row and the battle; no larger, as every frame

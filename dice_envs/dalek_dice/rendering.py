@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dice_envs.core.rendering import counts, game_over, race_summary, seat_name
 from dice_envs.dalek_dice.data import SCORING_LABELS, THREE, Face
-from dice_envs.dalek_dice.rules import DalekDice, DalekDiceState, Decision, TurnEnd, daleks, dice_left, humans
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, daleks, dice_left, humans
 
 TURN_END_TEXT = {
     TurnEnd.STOPPED: "stopped and scored {points}",

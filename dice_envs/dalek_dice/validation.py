@@ -10,20 +10,16 @@ end a turn and three Exterminate!s leave only keeping and stopping; the race is 
 from __future__ import annotations
 
 from dice_envs.core.race import check_race, validate_race_game
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, THREE, Face
-from dice_envs.dalek_dice.rules import (
-    KEEP_ACTIONS,
-    DalekDice,
-    DalekDiceParams,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-)
+from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState, Decision, TurnEnd
 
 NAME = "DalekDiceState"
 
 
+@validated_by(DalekDiceState)
 def validate_state(state: DalekDiceState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DalekDiceParams.min_players, DalekDiceParams.max_players)
     require_counts(f"{NAME}.rolled", state.rolled, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
@@ -44,9 +40,8 @@ def validate_state(state: DalekDiceState) -> None:
     if sum(state.last_roll) > NUM_DICE:
         fail(f"{NAME}.last_roll", f"a roll has at most {NUM_DICE} dice, got {sum(state.last_roll)}")
     require_range(f"{NAME}.last_turn_points", state.last_turn_points, 0, MAX_TURN_POINTS)
-    if state.last_turn_end in (TurnEnd.NONE, TurnEnd.DOCTOR):
-        if state.last_turn_points != 0:
-            fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")
+    if state.last_turn_end in (TurnEnd.NONE, TurnEnd.DOCTOR) and state.last_turn_points != 0:
+        fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")
     decision = state.decision
     if decision == Decision.START_TURN:
         if state.to_reroll != NUM_DICE:
@@ -73,6 +68,5 @@ def validate_state(state: DalekDiceState) -> None:
                 fail(f"{NAME}.exterminates", f"FINISH_KEEPING follows the third Exterminate!, got {state.exterminates}")
 
 
-def check_parameters(game: DalekDice, state: DalekDiceState) -> None:
-    params = game.params
+def check_parameters(params: DalekDiceParams, state: DalekDiceState) -> None:
     check_race(state.race, f"{NAME}.race", params.num_players, params.target_score, MAX_TURN_POINTS, max_tiebreak_rounds=0)

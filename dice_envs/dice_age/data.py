@@ -42,7 +42,7 @@ PROSPERITY_PER_ROUND = (
     (1, 1, 1, 2, 2, 1, 1, 1),
     (1, 1, 0, 2, 3, 1, 1, 1),
 )
-SHELLS_TRADED = {Prosperity.TRADE_1: 1, Prosperity.TRADE_2: 2}
+SHELLS_TRADED: dict[int, int] = {Prosperity.TRADE_1: 1, Prosperity.TRADE_2: 2}
 
 
 class Honor(IntEnum):
@@ -68,7 +68,7 @@ class Tile(IntEnum):
 
 
 TILES_PER_KIND = 3
-TILE_FOR_PROSPERITY = {Prosperity.COUNSEL: Tile.COUNSEL, Prosperity.INTIMIDATE: Tile.INTIMIDATE, Prosperity.RETREAT: Tile.RETREAT}
+TILE_FOR_PROSPERITY: dict[int, Tile] = {Prosperity.COUNSEL: Tile.COUNSEL, Prosperity.INTIMIDATE: Tile.INTIMIDATE, Prosperity.RETREAT: Tile.RETREAT}
 
 SHELL_VALUES = (40, 30, 20)
 SHELL_TILES = (6, 10, 14)

@@ -37,14 +37,15 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdown
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdown
 
 GROUND_NAMES = tuple(f"ground_{g}" for g in range(1, GROUNDS + 1))
-AREA_NAMES = GROUND_NAMES + ("extra_hunt",)
+AREA_NAMES = (*GROUND_NAMES, "extra_hunt")
 LINE_SLOTS = 16
 """Dice of each line shown in order, from the last placed back (a longer line shows only these;
 its counts stay complete).  Observations are only ever made with the Extra Hunt empty."""
-SLOT_NAMES = ("last",) + tuple(f"last-{i}" for i in range(1, LINE_SLOTS))
+SLOT_NAMES = ("last", *(f"last-{i}" for i in range(1, LINE_SLOTS)))
 MAX_SCORE = 5000
 """Above any reachable score (the largest honor total is 8 cards x 320)."""
 MAX_SHELLS = sum(SHELL_TILES)
@@ -142,7 +143,7 @@ class DiceAgeEncoder(Encoder[DiceAgeState]):
         # The layout's scaling as one vector.  The lines are given in half dice, so their factor
         # is halved: exactly, so 2 and 3 times it are the very floats that 1 and 1.5 times the
         # layout's factor give.
-        self._scale = self.layout.vector(np.ones(self.layout.size))
+        self._scale = self.layout.vector([1.0] * self.layout.size)
         self._scale[self.layout.slices["ground_lines"]] /= 2
         self._score_scale = float(self._scale[self.layout.slices["own_score"].start])
 

@@ -21,6 +21,20 @@ from collections.abc import Sequence
 
 from dice_envs.core.drawing import BUTTON_LIT, FOOTER_HEIGHT, button, decision_bar, die, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
+from dice_envs.dice_age.actions import (
+    COUNSEL_REROLL,
+    COUNSEL_SELECT,
+    FINISH,
+    INTIMIDATE,
+    OWN_DICE_IN_A_LINE,
+    PLACE,
+    PLACE_BARBARIANS_FIRST,
+    RETREAT_PICK,
+    ROLL,
+    TAKE_PAIR,
+    USE_COUNSEL,
+    USE_RETREAT,
+)
 from dice_envs.dice_age.data import (
     AREAS,
     BARBARIANS_PER_PLAYER,
@@ -38,29 +52,8 @@ from dice_envs.dice_age.data import (
     Prey,
     Tile,
 )
-from dice_envs.dice_age.rules import (
-    COUNSEL_REROLL,
-    COUNSEL_SELECT,
-    FINISH,
-    INTIMIDATE,
-    MAX_PLAYERS,
-    OWN_DICE_IN_A_LINE,
-    OWN_PLACING_ORDER,
-    PLACE,
-    PLACE_BARBARIANS_FIRST,
-    RETREAT_PICK,
-    ROLL,
-    TAKE_PAIR,
-    USE_COUNSEL,
-    USE_RETREAT,
-    Decision,
-    DiceAge,
-    DiceAgeState,
-    PlayerState,
-    score_breakdown,
-    strength_by_owner,
-    strongest_owner,
-)
+from dice_envs.dice_age.rules import OWN_PLACING_ORDER, DiceAge
+from dice_envs.dice_age.state import MAX_PLAYERS, Decision, DiceAgeState, PlayerState, score_breakdown, strength_by_owner, strongest_owner
 
 WIDTH, HEIGHT = 1000, 700
 BOARD_X, BOARD_Y, BOARD_W = 10, 44, 620
@@ -75,9 +68,9 @@ PLAYER_H = 108
 SUPPLY_Y = BOARD_Y + MAX_PLAYERS * (PLAYER_H + 4)
 PAIRS_Y = SUPPLY_Y + 32
 
-DIE_SIZE = {Die.SMALL: 20, Die.LARGE: 26, Die.WANDERER: 30, Die.BARBARIAN: 20}
+DIE_SIZE: dict[int, int] = {Die.SMALL: 20, Die.LARGE: 26, Die.WANDERER: 30, Die.BARBARIAN: 20}
 """Side of each kind of die in a line (a wanderer's is its owner's mat)."""
-ICON_SIZE = {Die.SMALL: 12, Die.LARGE: 16, Die.WANDERER: 16, Die.BARBARIAN: 12}
+ICON_SIZE: dict[int, int] = {Die.SMALL: 12, Die.LARGE: 16, Die.WANDERER: 16, Die.BARBARIAN: 12}
 BARBARIAN_FILL, BARBARIAN_INK = "#2f2a26", "#f3e6c9"
 WANDERER_FILL = "#eef6fb"
 """The clear wanderer die."""
@@ -195,6 +188,7 @@ def _standings(scene: Scene, game: DiceAge, line: list[tuple[int, int]], y: floa
     strength = strength_by_owner(line)
     latest = {owner: position for position, (owner, _) in enumerate(line)}
     leader = strongest_owner(line)  # the rules' tie-break decides who is shown first
+    assert leader is not None, "a line with dice has a strongest owner"
     order = [leader, *sorted((owner for owner in strength if owner != leader), key=lambda owner: (-strength[owner], -latest[owner]))]
     x = LINE_END + 8
     for rank, owner in enumerate(order[:3]):
@@ -210,7 +204,7 @@ def _line(scene: Scene, game: DiceAge, state: DiceAgeState, area: int, cy: float
     advances = sum(DIE_SIZE[kind] + 3 for _, kind in line[:-1])
     squeeze = min(1.0, (LINE_END - LINE_X - last) / advances) if advances else 1.0
     pips = area + 1 if area < EXTRA_HUNT else 0
-    x = LINE_X
+    x: float = LINE_X
     for position, (owner, kind) in enumerate(line):
         action = targets.get((area, position))
         width = _game_die(scene, x, cy, _owner_colour(game, owner), kind, pips, action)
@@ -256,7 +250,7 @@ def _board(scene: Scene, game: DiceAge, state: DiceAgeState, legal: Sequence[int
 
 def _legend(scene: Scene, game: DiceAge, cy: float) -> None:
     """Which die is which, and what the numbers at the right of a line mean."""
-    x = BOARD_X + 150
+    x: float = BOARD_X + 150
     entries = [("small", Die.SMALL), ("large", Die.LARGE), ("wanderer", Die.WANDERER)]
     if game.params.barbarians:
         entries.append(("barbarian", Die.BARBARIAN))
@@ -319,7 +313,8 @@ def _hand_to_roll(scene: Scene, state: DiceAgeState) -> None:
     """The dice in the player's hand, before the roll (or with nothing left to roll)."""
     hand = state.players[state.current].hand
     dice = [kind for kind in (*OWN_PLACING_ORDER, int(Die.BARBARIAN)) for _ in range(hand[kind])]
-    x, cy = BOARD_X + 20, CAMP_Y + 70
+    x: float = BOARD_X + 20
+    cy = CAMP_Y + 70
     for kind in dice:
         x += _game_die(scene, x, cy, seat_colour(state.current), kind, 0) + 6
     if not dice:
@@ -503,7 +498,7 @@ def _supply(scene: Scene, state: DiceAgeState) -> None:
     scene.rect(SIDE_X, y, SIDE_W, 26, fill="#efe6d2", stroke=MUTED, radius=6)
     scene.text(SIDE_X + 8, cy, "prey deck", size=10, fill=MUTED)
     _prey_row(scene, state.prey_deck, SIDE_X + 62, cy)
-    x = SIDE_X + 180
+    x: float = SIDE_X + 180
     scene.rect(x, cy - 8, 20, 16, fill=FACE_DOWN, stroke=INK, radius=3)
     scene.text(x + 23, cy, f"x{sum(state.shell_pile)}", size=10)
     x += 50

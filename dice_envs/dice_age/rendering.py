@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dice_envs.core.rendering import game_over, seat_name
 from dice_envs.dice_age.data import AREAS, EXTRA_HUNT, ROUNDS, Die, Honor, Prey, Prosperity, Tile
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdowns
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdowns
 
 DIE_MARK = {Die.SMALL: "s", Die.LARGE: "L", Die.WANDERER: "W", Die.BARBARIAN: "b"}
 
@@ -43,9 +44,11 @@ def render(game: DiceAge, state: DiceAgeState) -> str:
         score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if over else "score hidden until the end"
         lines += [
             f"{seat_name(seat)}{status}: {score}",
-            f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
-            f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
-            f"shells {len(player.shells)}",
+            (
+                f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
+                f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
+                f"shells {len(player.shells)}"
+            ),
             f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
         ]
     if over:

@@ -13,39 +13,43 @@ the only hidden information is the value of other players' shell tiles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from operator import mul
-from typing import ClassVar
-
 import numpy as np
 
 from dice_envs.core.chance import draw_counts, roll_dice, shuffled
 from dice_envs.core.encoding import relative_seats
-from dice_envs.core.engine import TERMINAL, Game, GameParams, ParameterError
-from dice_envs.core.state import GameState
+from dice_envs.core.engine import TERMINAL, Game
+from dice_envs.dice_age.actions import (
+    ACTION_NAMES,
+    COUNSEL_CHOICES,
+    COUNSEL_REROLL,
+    COUNSEL_SELECT,
+    DIE_KINDS,
+    FACE_INDICES,
+    FINISH,
+    INTIMIDATE,
+    INTIMIDATE_ACTIONS,
+    OWN_DICE_IN_A_LINE,
+    PLACE,
+    PLACE_BARBARIANS_FIRST,
+    RETREAT_PICK,
+    ROLL,
+    TAKE_PAIR,
+    USE_COUNSEL,
+    USE_RETREAT,
+)
 from dice_envs.dice_age.data import (
     AREAS,
     BARBARIANS_PER_PLAYER,
-    BONUS_ROUNDING,
-    DIE_HALVES,
     EXTRA_HUNT,
     FACES,
     GROUNDS,
     HONOR_PER_ROUND,
-    HONOR_POINTS,
-    HUNTERS_PRIDE_POINTS,
-    HUNTING_BONUS,
-    INNOVATION_SHELL,
     LARGE_SIZED,
     MAX_DICE,
     MAX_LARGE,
     PREY_CARDS,
-    PREY_POINTS,
     PROSPERITY_PER_ROUND,
     ROUNDS,
-    SET_BONUS,
     SHELL_TILES,
     SHELL_VALUES,
     SHELLS_TRADED,
@@ -59,11 +63,23 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
+from dice_envs.dice_age.state import (
+    MAX_PLAYERS,
+    Decision,
+    DiceAgeParams,
+    DiceAgeState,
+    PlayerState,
+    latest_of_the_strongest,
+    own_dice_in_grounds,
+    score_breakdowns,
+    strength_by_owner,
+    strongest_owner,
+    winners_of,
+)
+from dice_envs.dice_age.validation import check_parameters
 
 # For the hot paths, the die kinds as plain ints (an enum member costs an attribute lookup each
 # time, and the lines hold plain ints) and the generation card piles made once.
-DIE_KINDS = range(len(Die))
-FACE_INDICES = range(FACES)
 OWN_PLACING_ORDER = (int(Die.LARGE), int(Die.WANDERER), int(Die.SMALL))
 """A player's dice showing one value go into the line large first, then wanderer, then small."""
 BARBARIAN_KIND = int(Die.BARBARIAN)
@@ -76,151 +92,6 @@ def _expand(counts: tuple[int, ...]) -> tuple[int, ...]:
 PROSPERITY_PILES = tuple(_expand(counts) for counts in PROSPERITY_PER_ROUND)
 """Each round's prosperity cards, as they are shuffled."""
 HONOR_PILE = _expand(HONOR_PER_ROUND)
-
-# ------------------------------------------------------------------ the action table
-SIZES = ("small", "large")
-MAX_PLAYERS = 4
-ROLL = 0
-PLACE = 1  # + value - 1: place every die showing that value (own dice, then barbarians)
-PLACE_BARBARIANS_FIRST = PLACE + FACES  # + value - 1: the same, barbarian dice first
-FINISH = PLACE_BARBARIANS_FIRST + FACES
-TAKE_PAIR = FINISH + 1  # + pair index
-USE_COUNSEL = TAKE_PAIR + MAX_PLAYERS
-COUNSEL_SELECT = USE_COUNSEL + 1  # + kind * 6 + value - 1: add one die from the camp to the re-roll
-COUNSEL_REROLL = COUNSEL_SELECT + len(Die) * FACES
-INTIMIDATE = COUNSEL_REROLL + 1  # + (ground * 3 + opponent - 1) * 2 + size
-USE_RETREAT = INTIMIDATE + GROUNDS * (MAX_PLAYERS - 1) * len(SIZES)
-RETREAT_PICK = USE_RETREAT + 1  # + ground * 8 + k: the player's k-th die in that line, from the front
-OWN_DICE_IN_A_LINE = MAX_DICE + 1  # own dice and a wanderer
-NUM_ACTIONS = RETREAT_PICK + GROUNDS * OWN_DICE_IN_A_LINE
-
-
-def _action_names() -> tuple[str, ...]:
-    names = ["roll"]
-    names += [f"place the {v}s" for v in range(1, FACES + 1)]
-    names += [f"place the {v}s, barbarians first" for v in range(1, FACES + 1)]
-    names += ["finish placing"]
-    names += [f"take generation pair {p + 1}" for p in range(MAX_PLAYERS)]
-    names += ["use Counsel"]
-    names += [f"Counsel: re-roll a {kind.name.lower()} {v}" for kind in Die for v in range(1, FACES + 1)]
-    names += ["Counsel: re-roll the chosen dice"]
-    names += [
-        f"Intimidate: {size} die of opponent {'next' if opp == 1 else f'next+{opp - 1}'} in ground {g + 1}"
-        for g in range(GROUNDS)
-        for opp in range(1, MAX_PLAYERS)
-        for size in SIZES
-    ]
-    names += ["use Retreat"]
-    names += [f"Retreat: own die {k + 1} (from the front) in ground {g + 1}" for g in range(GROUNDS) for k in range(OWN_DICE_IN_A_LINE)]
-    return tuple(names)
-
-
-ACTION_NAMES = _action_names()
-assert len(ACTION_NAMES) == NUM_ACTIONS
-COUNSEL_CHOICES = tuple((kind, value, COUNSEL_SELECT + kind * FACES + value) for kind in DIE_KINDS for value in FACE_INDICES)
-"""(kind, value index, action) of each Counsel choice, in action order."""
-INTIMIDATE_ACTIONS = tuple(
-    tuple(
-        tuple(INTIMIDATE + (ground * (MAX_PLAYERS - 1) + opponent - 1) * 2 + int(kind in LARGE_SIZED) for kind in DIE_KINDS)
-        for opponent in range(1, MAX_PLAYERS)
-    )
-    for ground in range(GROUNDS)
-)
-"""The Intimidate action by [ground][opponent - 1][kind of the die]."""
-
-
-class Decision(IntEnum):
-    PRE_ROLL = 0  # roll, or use Intimidate / Retreat first
-    PLACING = 1  # place a pip value, finish, or use a tile
-    COUNSEL_SELECT = 2  # choose dice to re-roll, then re-roll them
-    RETREAT_FIRST = 3  # choose the first of two own dice to take back
-    RETREAT_SECOND = 4
-    CHOOSE_GENERATION = 5  # no dice left: take a pair of generation cards
-    GAME_OVER = 6
-
-
-@dataclass(frozen=True)
-class DiceAgeParams(GameParams):
-    num_players: int = 2
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = MAX_PLAYERS
-    barbarians: bool = False
-    """Variant "Attack of the Barbarians" (2 or 3 players)."""
-
-    def validate(self) -> None:
-        super().validate()
-        if not isinstance(self.barbarians, bool):
-            raise ParameterError(f"barbarians must be True or False, got {self.barbarians!r}")
-        if self.barbarians and self.num_players > 3:
-            raise ParameterError("the barbarians variant is for 2 or 3 players")
-
-
-@dataclass
-class PlayerState(GameState):
-    small: int
-    """Small dice of the player's colour owned (Childbirth and Growth change it)."""
-    large: int
-    wanderer: bool
-    """Holds a wanderer die this round."""
-    visit: bool
-    """Gained a wanderer die for the next round."""
-    hand: list[int]
-    """Dice in hand (not rolled, not placed), by ``Die`` kind."""
-    tiles: list[int]
-    """Unused action tiles, by ``Tile``."""
-    shells: list[int]
-    """Values of the shell tiles: hidden from the other players."""
-    prey: list[int]
-    """Prey cards gained, by ``Prey``."""
-    honors: list[int]
-    """Honor bonuses of the generation cards collected, by ``Honor``."""
-    prosperity: list[int]
-    """Prosperity bonuses of the pair taken this round, resolved at its end."""
-    done: bool
-    """Took a generation pair: skipped for the rest of the round."""
-
-    def own_dice_in_hand(self) -> int:
-        small, large, wanderer, _barbarians = self.hand
-        return small + large + wanderer
-
-
-@dataclass
-class DiceAgeState(GameState):
-    players: list[PlayerState]
-    round: int
-    start_player: int
-    current: int
-    decision: Decision
-    areas: list[list[tuple[int, int]]]
-    """Hunting Grounds 1-6 and the Extra Hunt: lines of (owner, ``Die`` kind) in placement order;
-    the owner of barbarian dice is ``num_players``."""
-    area_prey: list[int]
-    """Prey kind laid in each area this round, -1 once discarded."""
-    camp: list[list[int]]
-    """The current player's rolled dice in the Hunting Camp: counts by [kind][value - 1]."""
-    rolled: bool
-    placed_this_turn: bool
-    counsel_selection: list[list[int]]
-    pairs: list[list[int]]
-    """This round's generation pairs: [prosperity 1, honor 1, prosperity 2, honor 2]."""
-    pair_taken_by: list[int]
-    prey_deck: list[int]
-    """Prey cards not yet dealt, by kind (their order is not decided until they are drawn)."""
-    shell_pile: list[int]
-    """Face-down shell tiles, by ``SHELL_VALUES`` index."""
-    tile_supply: list[int]
-    spent_tiles: list[int]
-    """Action tiles used and removed from the game, by ``Tile``."""
-    discarded_prey: list[int]
-    """Prey cards removed from the game (nobody hunted them, or the barbarians won them), by kind."""
-    last_awards: list[int]
-    """Who gained each area's prey at the end of the previous round (-1: nobody)."""
-    winners: list[int]
-
-    def validate(self) -> None:
-        from dice_envs.dice_age.validation import validate_state  # here: validation.py imports this module
-
-        validate_state(self)
 
 
 class DiceAge(Game[DiceAgeState, DiceAgeParams]):
@@ -314,9 +185,7 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
 
     # ------------------------------------------------------------ queries
     def check_parameters(self, state: DiceAgeState) -> None:
-        from dice_envs.dice_age.validation import check_parameters  # here: validation.py imports this module
-
-        check_parameters(self, state)
+        check_parameters(self.params, state)
 
     def current_player(self, state: DiceAgeState) -> int:
         return TERMINAL if state.decision == Decision.GAME_OVER else state.current
@@ -500,11 +369,11 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         extra_hunt = state.areas[EXTRA_HUNT]
         for ground, line in enumerate(state.areas[:GROUNDS]):
             strength = strength_by_owner(line)
-            winner = _latest_of_the_strongest(line, strength)
+            winner = latest_of_the_strongest(line, strength)
             self._award(state, ground, winner)
-            if len(strength) > 1:  # the runner-up's dice join the Extra Hunt
+            if winner is not None and len(strength) > 1:  # the runner-up's dice join the Extra Hunt
                 del strength[winner]
-                runner_up = _latest_of_the_strongest(line, strength)
+                runner_up = latest_of_the_strongest(line, strength)
                 extra_hunt += [die for die in line if die[0] == runner_up]
         self._award(state, EXTRA_HUNT, strongest_owner(extra_hunt))
         state.areas = [[] for _ in range(AREAS)]  # dice back to their owners ...
@@ -601,85 +470,3 @@ def _find_die(line: list[tuple[int, int]], owner: int, size: int) -> int | None:
 
 def _own_positions(line: list[tuple[int, int]], seat: int) -> list[int]:
     return [position for position, (owner, _) in enumerate(line) if owner == seat]
-
-
-def own_dice_in_grounds(state: DiceAgeState, seat: int) -> int:
-    return sum(owner == seat for line in state.areas[:GROUNDS] for owner, _ in line)
-
-
-def strength_by_owner(line: list[tuple[int, int]]) -> dict[int, int]:
-    """Dice per owner in half dice (small 2, large 3), in order of first appearance."""
-    strength: dict[int, int] = {}
-    for owner, kind in line:
-        strength[owner] = strength.get(owner, 0) + DIE_HALVES[kind]
-    return strength
-
-
-def strongest_owner(line: list[tuple[int, int]], exclude: int | None = None) -> int | None:
-    """Owner with the most dice; among tied owners, the one whose latest die is latest in the line."""
-    strength = strength_by_owner(line)
-    if exclude is not None:
-        strength.pop(exclude, None)
-    return _latest_of_the_strongest(line, strength)
-
-
-def _latest_of_the_strongest(line: list[tuple[int, int]], strength: dict[int, int]) -> int | None:
-    """``strongest_owner`` among the owners in ``strength`` (their ``strength_by_owner``)."""
-    if not strength:
-        return None
-    best = max(strength.values())
-    for owner, _ in reversed(line):
-        if strength.get(owner) == best:
-            return owner
-    raise AssertionError("unreachable: a tied owner has dice in the line")
-
-
-def holds_hunting_bonus(bonus: int, count: int, counts: Sequence[int]) -> bool:
-    """Whether a player with ``count`` cards of a prey kind holds its hunting bonus (worth
-    ``bonus``; none for mammoth): the most cards of it, ``counts`` being every player's, and one
-    at least."""
-    return bool(bonus and count and count == max(counts))
-
-
-def score_breakdowns(state: DiceAgeState) -> list[dict[str, int]]:
-    """End-of-game scoring of every player (see ``score_breakdown``)."""
-    return [score_breakdown(state, seat) for seat in range(len(state.players))]
-
-
-def score_breakdown(state: DiceAgeState, seat: int) -> dict[str, int]:
-    """End-of-game scoring of one player: prey, set bonus, hunting bonus, shells, honor bonuses."""
-    player = state.players[seat]
-    prey = player.prey
-    sets = min(prey)
-    hunting = bonuses_won = 0
-    counts_by_kind = zip(*[other.prey for other in state.players])
-    for bonus, count, counts in zip(HUNTING_BONUS, prey, counts_by_kind):
-        if holds_hunting_bonus(bonus, count, counts):
-            hunting += bonus // counts.count(count) // BONUS_ROUNDING * BONUS_ROUNDING
-            bonuses_won += 1
-    counted = (
-        player.large,
-        player.small,
-        len(player.shells),
-        player.shells.count(SHELL_VALUES[INNOVATION_SHELL]),
-        sum(player.tiles),
-    )
-    card_worth = map(mul, HONOR_POINTS, counted)  # a card of each of the first five honor bonuses
-    honor = sum(map(mul, player.honors, card_worth))
-    # The sixth, Hunters' Pride, counts the prey bonuses gained: sets and hunting bonuses.
-    honor += player.honors[Honor.HUNTERS_PRIDE] * HUNTERS_PRIDE_POINTS[len(state.players)] * (sets + bonuses_won)
-    return {
-        "prey": sum(map(mul, prey, PREY_POINTS)),
-        "sets": SET_BONUS * sets,
-        "hunting": hunting,
-        "shells": sum(player.shells),
-        "honor": honor,
-    }
-
-
-def winners_of(state: DiceAgeState, scores: list[int]) -> list[int]:
-    """Most points; ties go to the most shell tiles; still tied, all of them win."""
-    best = max(scores)
-    leaders = [seat for seat, score in enumerate(scores) if score == best]
-    most_shells = max(len(state.players[seat].shells) for seat in leaders)
-    return [seat for seat in leaders if len(state.players[seat].shells) == most_shells]

@@ -10,6 +10,7 @@ matches the turn: whose it is, whether that player has rolled, placed, or has di
 
 from __future__ import annotations
 
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -42,10 +43,10 @@ from dice_envs.dice_age.data import (
     Prosperity,
     Tile,
 )
-from dice_envs.dice_age.rules import (
+from dice_envs.dice_age.state import (
     MAX_PLAYERS,
     Decision,
-    DiceAge,
+    DiceAgeParams,
     DiceAgeState,
     own_dice_in_grounds,
     score_breakdowns,
@@ -65,6 +66,7 @@ def _grid(where: str, grid: list[list[int]]) -> None:
         require_counts(f"{where}[{kind}]", row, FACES, 0, MAX_DICE, "values")
 
 
+@validated_by(DiceAgeState)
 def validate_state(state: DiceAgeState) -> None:
     n = len(state.players)
     if not 2 <= n <= MAX_PLAYERS:
@@ -157,9 +159,8 @@ def validate_state(state: DiceAgeState) -> None:
             f"{NAME} barbarian dice",
             f"hands + camp + areas must be 0, or {BARBARIANS_PER_PLAYER * n} in the barbarians variant, got {barbarians}",
         )
-    if barbarians:
-        if n > 3:
-            fail(f"{NAME} barbarian dice", f"the barbarians variant is for 2 or 3 players, got {n}")
+    if barbarians and n > 3:
+        fail(f"{NAME} barbarian dice", f"the barbarians variant is for 2 or 3 players, got {n}")
 
     # ---------------------------------------------------------------- cards and tiles conserved
     require_counts(f"{NAME}.prey_deck", state.prey_deck, len(Prey), 0, max(PREY_CARDS), "prey kinds")
@@ -246,9 +247,8 @@ def validate_state(state: DiceAgeState) -> None:
                     "a Visit won at a round's end brings a wanderer with the next round (and the last round has no Visit)",
                 )
     require_counts(f"{NAME}.last_awards", state.last_awards, AREAS, -1, barbarian, "areas")
-    if state.round == 1 and not game_over:
-        if not all(seat == -1 for seat in state.last_awards):
-            fail(f"{NAME}.last_awards", "no round has ended yet")
+    if state.round == 1 and not game_over and not all(seat == -1 for seat in state.last_awards):
+        fail(f"{NAME}.last_awards", "no round has ended yet")
 
     # ---------------------------------------------------------------- the pending decision
     _validate_decision(state, n)
@@ -290,19 +290,15 @@ def require_equal_start(state: DiceAgeState, n: int) -> None:
 def _validate_decision(state: DiceAgeState, n: int) -> None:
     decision = state.decision
     camp = any(map(any, state.camp))
-    if state.placed_this_turn:
-        if not state.rolled:
-            fail(f"{NAME}.placed_this_turn", "dice are placed only after the roll")
-    if any(map(any, state.counsel_selection)):
-        if decision != Decision.COUNSEL_SELECT:
-            fail(f"{NAME}.counsel_selection", "dice are chosen for a Counsel re-roll only while choosing them")
-    if camp:
-        if not (state.rolled and decision in (Decision.PLACING, Decision.COUNSEL_SELECT, Decision.RETREAT_FIRST, Decision.RETREAT_SECOND)):
-            fail(f"{NAME}.camp", f"holds rolled dice only between the roll and finishing, got dice at {decision.name}")
-    if decision in (Decision.CHOOSE_GENERATION, Decision.GAME_OVER):
-        # A pair is taken after finishing a turn (which needs a placement); the last pair ends the game.
-        if not (state.rolled and state.placed_this_turn):
-            fail(f"{NAME}.placed_this_turn", "a pair is taken after a turn of rolling and placing")
+    if state.placed_this_turn and not state.rolled:
+        fail(f"{NAME}.placed_this_turn", "dice are placed only after the roll")
+    if any(map(any, state.counsel_selection)) and decision != Decision.COUNSEL_SELECT:
+        fail(f"{NAME}.counsel_selection", "dice are chosen for a Counsel re-roll only while choosing them")
+    if camp and not (state.rolled and decision in (Decision.PLACING, Decision.COUNSEL_SELECT, Decision.RETREAT_FIRST, Decision.RETREAT_SECOND)):
+        fail(f"{NAME}.camp", f"holds rolled dice only between the roll and finishing, got dice at {decision.name}")
+    # A pair is taken after finishing a turn (which needs a placement); the last pair ends the game.
+    if decision in (Decision.CHOOSE_GENERATION, Decision.GAME_OVER) and not (state.rolled and state.placed_this_turn):
+        fail(f"{NAME}.placed_this_turn", "a pair is taken after a turn of rolling and placing")
     if decision == Decision.GAME_OVER:
         if state.round != ROUNDS:
             fail(f"{NAME}.round", f"the game ends after round {ROUNDS}, got {state.round}")
@@ -324,9 +320,8 @@ def _validate_decision(state: DiceAgeState, n: int) -> None:
         if player.done:
             if own != 0:
                 fail(f"{where}.hand", f"a player takes a pair only with no dice left, got {own} in hand")
-        elif seat != state.current:
-            if own <= 0:
-                fail(f"{where}.hand", "a player who has not taken a pair ended the last turn with dice in hand")
+        elif seat != state.current and own <= 0:
+            fail(f"{where}.hand", "a player who has not taken a pair ended the last turn with dice in hand")
     current = state.players[state.current]
     where = f"{NAME}.current"
     if current.done:
@@ -336,9 +331,8 @@ def _validate_decision(state: DiceAgeState, n: int) -> None:
             fail(f"{NAME}.rolled", f"{decision.name} comes after the turn's roll")
         if current.own_dice_in_hand() <= 0:
             fail(f"{NAME}.players[{state.current}].hand", "the player to roll has dice in hand")
-    elif decision in (Decision.PLACING, Decision.COUNSEL_SELECT, Decision.RETREAT_FIRST, Decision.RETREAT_SECOND):
-        if not (camp or state.placed_this_turn):
-            fail(f"{NAME}.camp", "a roll leaves dice to place unless some were placed")
+    elif decision in (Decision.PLACING, Decision.COUNSEL_SELECT, Decision.RETREAT_FIRST, Decision.RETREAT_SECOND) and not (camp or state.placed_this_turn):
+        fail(f"{NAME}.camp", "a roll leaves dice to place unless some were placed")
     if decision == Decision.PRE_ROLL:
         if state.rolled:
             fail(f"{NAME}.rolled", "PRE_ROLL comes before the roll")
@@ -363,11 +357,11 @@ def _validate_decision(state: DiceAgeState, n: int) -> None:
         fail(f"{NAME}.decision", f"unknown decision {decision}")
 
 
-def check_parameters(game: DiceAge, state: DiceAgeState) -> None:
-    n = game.num_players
+def check_parameters(params: DiceAgeParams, state: DiceAgeState) -> None:
+    n = params.num_players
     if len(state.players) != n:
         fail(f"{NAME}.players", f"has {len(state.players)} players, the game has {n}")
-    barbarians = game.params.barbarians
+    barbarians = params.barbarians
     present = any(player.hand[Die.BARBARIAN] for player in state.players) or any(row for row in state.camp[Die.BARBARIAN]) or any(
         owner == n for line in state.areas for owner, _ in line
     )
@@ -376,6 +370,5 @@ def check_parameters(game: DiceAge, state: DiceAgeState) -> None:
             f"{NAME} barbarian dice",
             "the game plays the barbarians variant: they must be there" if barbarians else "the game does not play the barbarians variant: there are none",
         )
-    if not barbarians:
-        if n in state.last_awards:
-            fail(f"{NAME}.last_awards", "the barbarians win prey only in their variant")
+    if not barbarians and n in state.last_awards:
+        fail(f"{NAME}.last_awards", "the barbarians win prey only in their variant")

@@ -7,7 +7,8 @@ import numpy as np
 from dice_envs.core.encoding import Encoder, Field, ObservationLayout
 from dice_envs.core.race import RaceEncoding
 from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, MAX_TURN_POINTS, STOMPS_TO_END_TURN, TOTAL_DICE
-from dice_envs.dino_hunt.rules import FIRST_ROLL, DinoHunt, DinoHuntState
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import FIRST_ROLL, DinoHuntState
 
 MAX_PER_COLOUR = 5
 ROLLS_SEEN = 10

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dice_envs.core.drawing import box, button, decision_bar, die, new_scene, race_track, seat_name
 from dice_envs.core.picture import INK, MUTED, PANEL, Scene
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import STOMPS_TO_END_TURN, Face
 from dice_envs.dino_hunt.rendering import TURN_END_TEXT
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHunt, DinoHuntState, TurnEnd
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd
 
 WIDTH, HEIGHT = 640, 400
 DIE = 30
@@ -69,10 +71,7 @@ def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
     race_track(scene, 16, 44, 200, race, params.target_score, observer)
 
     box(scene, 232, 44, 392, 284, 8, fill=PANEL, stroke=MUTED)
-    if race.over:
-        title = "game over"
-    else:
-        title = f"{seat_name(race.current)}'s turn, roll {state.rolls}"
+    title = "game over" if race.over else f"{seat_name(race.current)}'s turn, roll {state.rolls}"
     scene.text(248, 60, title, size=13, bold=True)
     if state.last_turn_end != TurnEnd.NONE and state.rolls == 0:
         previous = "last turn " + TURN_END_TEXT[state.last_turn_end].format(points=state.last_turn_points)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dice_envs.core.rendering import counts, game_over, race_summary, seat_name
 from dice_envs.dino_hunt.data import COLOURS, STOMPS_TO_END_TURN, Face
-from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState, TurnEnd
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd
 
 TURN_END_TEXT = {
     TurnEnd.STOPPED: "stopped and scored {points}",

@@ -8,18 +8,15 @@ turn with nothing; needing to draw from an empty cup turns the Leaves into Dinos
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import IntEnum
 from itertools import product
 from operator import getitem
-from typing import ClassVar
 
 import numpy as np
 
 from dice_envs.core.chance import counts_drawn, faces_of
-from dice_envs.core.engine import TERMINAL, Game, GameParams, require_int
+from dice_envs.core.engine import TERMINAL, Game
 from dice_envs.core.race import Race, end_turn
-from dice_envs.core.state import GameState
+from dice_envs.dino_hunt.actions import ACTION_NAMES, ROLL, STOP
 from dice_envs.dino_hunt.data import (
     DICE_PER_COLOUR,
     DICE_PER_ROLL,
@@ -27,9 +24,21 @@ from dice_envs.dino_hunt.data import (
     MAX_TURN_POINTS,
     STOMPS_TO_END_TURN,
 )
+from dice_envs.dino_hunt.state import (
+    CUP_EMPTY,
+    FIRST_ROLL,
+    GAME_OVER,
+    ROLL_OR_STOP,
+    STOMPED,
+    STOPPED,
+    Decision,
+    DinoHuntParams,
+    DinoHuntState,
+    TurnEnd,
+    cup_runs_out,
+)
+from dice_envs.dino_hunt.validation import check_parameters
 
-ROLL, STOP = 0, 1
-ACTION_NAMES = ("roll", "stop")
 DieOutcomes = tuple[tuple[int, int], ...]
 """``(colour, face)`` for each face index that a die of one colour can roll."""
 ROLL_OUTCOMES: tuple[DieOutcomes, ...] = tuple(
@@ -43,69 +52,8 @@ DICE_OF_HAND: dict[tuple[int, ...], tuple[DieOutcomes, ...]] = {
 }
 """The dice of each hand that can be rolled (its count of each colour), in the order they are
 rolled, green first: listed once here rather than at every roll."""
-
-
-class Decision(IntEnum):
-    FIRST_ROLL = 0  # the first roll of a turn is mandatory
-    ROLL_OR_STOP = 1
-    GAME_OVER = 2
-
-
-class TurnEnd(IntEnum):
-    """How the previous turn ended (for display and tests)."""
-
-    NONE = 0  # no turn has ended yet
-    STOPPED = 1
-    STOMPED = 2  # three Footprints: nothing scored
-    CUP_EMPTY = 3  # needed to draw from an empty cup: Leaves became Dinos
-
-
-@dataclass(frozen=True)
-class DinoHuntParams(GameParams):
-    num_players: int = 2
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 8
-    target_score: int = 20
-    max_tiebreak_rounds: int = 10
-
-    def validate(self) -> None:
-        super().validate()
-        require_int("target_score", self.target_score, 1)
-        require_int("max_tiebreak_rounds", self.max_tiebreak_rounds, 0)
-
-
-@dataclass
-class DinoHuntState(GameState):
-    race: Race
-    decision: Decision
-    cup: list[int]
-    """Dice in the cup, by colour."""
-    leaves: list[int]
-    """Dice showing Leaves, kept in hand to re-roll, by colour."""
-    dinos: list[int]
-    """Dinos set aside this turn, by colour."""
-    footprints: list[int]
-    """Footprints (stomps) set aside this turn, by colour."""
-    rolls: int
-    """Rolls taken this turn."""
-    last_roll: list[tuple[int, int]]
-    """(colour, face) of each die in the latest roll."""
-    last_turn_end: TurnEnd
-    last_turn_points: int
-
-    def validate(self) -> None:
-        from dice_envs.dino_hunt.validation import validate_state  # here: validation.py imports this module
-
-        validate_state(self)
-
-
 LEGAL_ACTIONS: tuple[tuple[int, ...], ...] = ((ROLL,), (ROLL, STOP), ())
 """Legal actions by ``Decision``: the first roll of a turn is mandatory."""
-
-# The enum members that ``apply`` sets, as module names: ``apply`` runs at every simulated step of
-# a search, and looking a member up on its enum class costs several times a global in CPython 3.11.
-FIRST_ROLL, ROLL_OR_STOP, GAME_OVER = Decision
-_, STOPPED, STOMPED, CUP_EMPTY = TurnEnd
 
 
 class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
@@ -131,9 +79,7 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
         )
 
     def check_parameters(self, state: DinoHuntState) -> None:
-        from dice_envs.dino_hunt.validation import check_parameters  # here: validation.py imports this module
-
-        check_parameters(self, state)
+        check_parameters(self.params, state)
 
     def current_player(self, state: DinoHuntState) -> int:
         return state.race.current
@@ -201,14 +147,3 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
 def outcomes(dice: tuple[DieOutcomes, ...], uniforms: list[float]) -> list[tuple[int, int]]:
     """(colour, face) of each of these dice, rolled with one uniform each."""
     return list(map(getitem, dice, faces_of(uniforms)))  # each die's outcome for its face index
-
-
-def must_draw_from_empty_cup(state: DinoHuntState) -> bool:
-    """Rolling again would need new dice and the cup has none: "you've found all the dinosaurs"."""
-    return cup_runs_out(sum(state.leaves), sum(state.cup))
-
-
-def cup_runs_out(leaves_in_hand: int, dice_in_cup: int) -> bool:
-    """``must_draw_from_empty_cup`` from the two counts (the engine and the solvers have them)."""
-    return leaves_in_hand < DICE_PER_ROLL and not dice_in_cup
-

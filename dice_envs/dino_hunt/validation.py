@@ -9,6 +9,7 @@ at most three Leaves in hand; the race is consistent (``dice_envs.core.race``).
 from __future__ import annotations
 
 from dice_envs.core.race import check_race, validate_race_game
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
 from dice_envs.dino_hunt.data import (
     COLOURS,
@@ -18,18 +19,13 @@ from dice_envs.dino_hunt.data import (
     STOMPS_TO_END_TURN,
     Face,
 )
-from dice_envs.dino_hunt.rules import (
-    Decision,
-    DinoHunt,
-    DinoHuntParams,
-    DinoHuntState,
-    TurnEnd,
-)
+from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState, TurnEnd
 
 NAME = "DinoHuntState"
 COLOURS_COUNT = len(DICE_PER_COLOUR)
 
 
+@validated_by(DinoHuntState)
 def validate_state(state: DinoHuntState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DinoHuntParams.min_players, DinoHuntParams.max_players)
     for field in ("cup", "leaves", "dinos", "footprints"):
@@ -62,11 +58,9 @@ def validate_state(state: DinoHuntState) -> None:
         require_range(f"{NAME}.last_roll[{index}][0]", colour, 0, COLOURS_COUNT - 1)
         require_range(f"{NAME}.last_roll[{index}][1]", face, 0, len(Face) - 1)
     require_range(f"{NAME}.last_turn_points", state.last_turn_points, 0, MAX_TURN_POINTS)
-    if state.last_turn_end in (TurnEnd.NONE, TurnEnd.STOMPED):
-        if state.last_turn_points != 0:
-            fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")
+    if state.last_turn_end in (TurnEnd.NONE, TurnEnd.STOMPED) and state.last_turn_points != 0:
+        fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")
 
 
-def check_parameters(game: DinoHunt, state: DinoHuntState) -> None:
-    params = game.params
+def check_parameters(params: DinoHuntParams, state: DinoHuntState) -> None:
     check_race(state.race, f"{NAME}.race", params.num_players, params.target_score, MAX_TURN_POINTS, params.max_tiebreak_rounds)

@@ -13,7 +13,7 @@ from typing import Any
 
 def asset(name: str) -> str:
     """The text of ``dice_envs/web/assets/<name>`` (read through the package, so it works installed too)."""
-    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def script_json(data: Any) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dice_envs.core.encoding import one_hot
 from dice_envs.dalek_dice.encoding import ROLLS_SEEN
-from dice_envs.dalek_dice.rules import DalekDice, DalekDiceState, Decision, daleks, dice_left, humans
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, daleks, dice_left, humans
 from tests.race_reference import race_observation
 
 

@@ -10,16 +10,11 @@ import pytest
 
 import dice_envs
 from dice_envs.core.picture import INK, Polygon, Scene, Text
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import Face
 from dice_envs.dalek_dice.picture import HEIGHT, WIDTH, draw
-from dice_envs.dalek_dice.rules import (
-    KEEP_ACTIONS,
-    ROLL,
-    STOP,
-    DalekDice,
-    DalekDiceParams,
-    DalekDiceState,
-)
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState
 from tests.helpers import ScriptedRng, pick
 
 H4, H2, D3, D2, DOC, EXT = Face

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dice_envs.dalek_dice.rules import DalekDice, DalekDiceState
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceState
 from tests.conformance.playouts import game_for, random_playout
 
 

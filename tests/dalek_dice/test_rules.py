@@ -14,17 +14,10 @@ import pytest
 from dice_envs import dalek_dice_v0
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import Race
+from dice_envs.dalek_dice.actions import KEEP_DALEK_3, ROLL, STOP
 from dice_envs.dalek_dice.data import NUM_DICE, Face
-from dice_envs.dalek_dice.rules import (
-    KEEP_DALEK_3,
-    ROLL,
-    STOP,
-    DalekDice,
-    DalekDiceParams,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-)
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState, Decision, TurnEnd
 from tests.helpers import ScriptedRng, pick
 
 H4, H2, D3, D2, DOC, EXT = Face

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dice_envs.core.encoding import one_hot, relative_seats
 from dice_envs.dice_age.data import DIE_HALVES, GROUNDS, LARGE_SIZED, SHELL_VALUES, Honor, Prey, Prosperity
 from dice_envs.dice_age.encoding import LINE_SLOTS
-from dice_envs.dice_age.rules import Decision, DiceAge, DiceAgeState, score_breakdown
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdown
 
 
 def observation(game: DiceAge, state: DiceAgeState, observer: int) -> list[float]:
@@ -31,7 +32,7 @@ def observation(game: DiceAge, state: DiceAgeState, observer: int) -> list[float
         values += one_hot(kind, len(Prey))
     # ground_small, ground_large, ground_lines: the owners' columns in the observer's seat order,
     # the barbarians (owner n) last in their variant
-    column = {seat: i for i, seat in enumerate(seats + [n])}
+    column = {seat: i for i, seat in enumerate([*seats, n])}
     width = n + 1 if game.params.barbarians else n
     small, large = [0] * (GROUNDS * width), [0] * (GROUNDS * width)
     slots = [0.0] * (GROUNDS * LINE_SLOTS * width)

@@ -11,6 +11,7 @@ import pytest
 import dice_envs
 from dice_envs.core.drawing import seat_colour
 from dice_envs.core.picture import FACE_DOWN, Rect, Scene, Text
+from dice_envs.dice_age.actions import TAKE_PAIR
 from dice_envs.dice_age.data import AREAS, GROUNDS, Die
 from dice_envs.dice_age.picture import (
     BARBARIAN_FILL,
@@ -26,7 +27,8 @@ from dice_envs.dice_age.picture import (
     WIDTH,
     draw,
 )
-from dice_envs.dice_age.rules import TAKE_PAIR, Decision, DiceAge, DiceAgeState
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeState
 from tests.conformance.playouts import game_for, random_playout
 
 CASES = [{"num_players": 4}, {"num_players": 3, "barbarians": True}]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from dice_envs.dice_age.rules import Decision, DiceAgeState, score_breakdowns
+from dice_envs.dice_age.state import Decision, DiceAgeState, score_breakdowns
 from tests.conformance.playouts import game_for, random_playout
 
 CASES = [
@@ -23,7 +23,7 @@ def recomputed_scores(state: DiceAgeState) -> list[int]:
     """The scoring rules written out once more, independently of the engine's code."""
     n = len(state.players)
     scores = []
-    for seat, player in enumerate(state.players):
+    for player in state.players:
         score = sum(count * points for count, points in zip(player.prey, (50, 40, 30, 20, 10)))
         sets = min(player.prey)
         score += 50 * sets + sum(player.shells)

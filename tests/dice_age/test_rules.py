@@ -15,8 +15,7 @@ import numpy as np
 import pytest
 
 from dice_envs.core.engine import TERMINAL, ParameterError
-from dice_envs.dice_age.data import EXTRA_HUNT, HUNTING_BONUS, ROUNDS, SHELL_VALUES, Die, Honor, Prey, Prosperity, Tile
-from dice_envs.dice_age.rules import (
+from dice_envs.dice_age.actions import (
     COUNSEL_REROLL,
     COUNSEL_SELECT,
     FINISH,
@@ -29,15 +28,10 @@ from dice_envs.dice_age.rules import (
     TAKE_PAIR,
     USE_COUNSEL,
     USE_RETREAT,
-    Decision,
-    DiceAge,
-    DiceAgeParams,
-    DiceAgeState,
-    holds_hunting_bonus,
-    score_breakdowns,
-    strongest_owner,
-    winners_of,
 )
+from dice_envs.dice_age.data import EXTRA_HUNT, HUNTING_BONUS, ROUNDS, SHELL_VALUES, Die, Honor, Prey, Prosperity, Tile
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import Decision, DiceAgeParams, DiceAgeState, holds_hunting_bonus, score_breakdowns, strongest_owner, winners_of
 from tests.helpers import ScriptedRng, pick
 
 

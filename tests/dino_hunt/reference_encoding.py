@@ -6,7 +6,8 @@ checks the fast encoder (``dice_envs/dino_hunt/encoding.py``) against: the layou
 from __future__ import annotations
 
 from dice_envs.dino_hunt.encoding import ROLLS_SEEN
-from dice_envs.dino_hunt.rules import Decision, DinoHunt, DinoHuntState
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import Decision, DinoHuntState
 from tests.race_reference import race_observation
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dice_envs.dino_hunt.rules import DinoHunt, DinoHuntState
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import DinoHuntState
 from tests.conformance.playouts import game_for, random_playout
 
 

@@ -15,18 +15,10 @@ import pytest
 
 from dice_envs import dino_hunt_v0
 from dice_envs.core.engine import TERMINAL, ParameterError
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import DICE_PER_COLOUR, FACES_BY_COLOUR, Colour, Face
-from dice_envs.dino_hunt.rules import (
-    DICE_OF_HAND,
-    ROLL,
-    STOP,
-    Decision,
-    DinoHunt,
-    DinoHuntParams,
-    DinoHuntState,
-    TurnEnd,
-    outcomes,
-)
+from dice_envs.dino_hunt.rules import DICE_OF_HAND, DinoHunt, outcomes
+from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState, TurnEnd
 from tests.helpers import ScriptedRng, pick
 
 G, Y, R = Colour.GREEN, Colour.YELLOW, Colour.RED

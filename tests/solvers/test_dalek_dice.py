@@ -13,20 +13,10 @@ from dice_envs.agents import make_agent
 from dice_envs.agents.solvers import dalek_dice as solver
 from dice_envs.arena.optimality import points_per_turn
 from dice_envs.core.race import Race
+from dice_envs.dalek_dice.actions import KEEP_DALEK_3, KEEP_HUMAN_2, ROLL, STOP
 from dice_envs.dalek_dice.data import NUM_DICE, Face
-from dice_envs.dalek_dice.rules import (
-    KEEP_DALEK_3,
-    KEEP_HUMAN_2,
-    ROLL,
-    STOP,
-    DalekDice,
-    DalekDiceParams,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-    humans,
-    turn_points,
-)
+from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState, Decision, TurnEnd, humans, turn_points
 from tests.helpers import ScriptedRng, pick
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile

@@ -13,7 +13,9 @@ import dice_envs
 from dice_envs.agents import make_agent
 from dice_envs.agents.solvers import dino_hunt as solver
 from dice_envs.arena.optimality import points_per_turn
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHunt, DinoHuntParams, DinoHuntState
+from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState
 from tests.helpers import ScriptedRng, pick
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile

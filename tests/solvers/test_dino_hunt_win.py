@@ -11,7 +11,7 @@ from dice_envs.agents import make_agent
 from dice_envs.agents.solvers import dino_hunt as turn
 from dice_envs.agents.solvers.dino_hunt_win import OptimalWin, win_solution
 from dice_envs.arena.play import play_games
-from dice_envs.dino_hunt.rules import ROLL, STOP
+from dice_envs.dino_hunt.actions import ROLL, STOP
 
 Z_999 = 3.2905
 

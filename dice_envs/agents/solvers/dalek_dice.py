@@ -6,10 +6,11 @@ Between rolls the state that matters is
 
 because the engine's ``turn_points`` depends only on the Humans, the Daleks and whether dice are
 left, and the next roll only on ``n``; which faces made up ``H`` and ``D`` never matters again.
-A roll of ``n`` dice is enumerated exactly (multinomial over the six faces, at most 3003 outcomes
-for ten dice) and grouped by the Human/Dalek faces shown ``r = (Human 4, Human 2, Dalek 3,
-Dalek 2)`` and whether a Doctor / an Exterminate! showed (the engine keeps one of each
-automatically and sets the others aside to roll again).  Then, mirroring
+A roll of ``n`` dice is enumerated exactly (multinomial over the six faces,
+``core.chance.face_count_odds``: at most 3003 outcomes for ten dice) and grouped by the
+Human/Dalek faces shown ``r = (Human 4, Human 2, Dalek 3, Dalek 2)`` and whether a Doctor /
+an Exterminate! showed (the engine keeps one of each automatically and sets the others aside to
+roll again).  Then, mirroring
 ``dice_envs/dalek_dice/rules.py``:
 
 * a third Doctor: 0 points (even if Exterminate! reached three too);
@@ -37,24 +38,18 @@ import functools
 import math
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.chance import face_count_odds
 from dice_envs.core.race import Race
+from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, MAX_TURN_POINTS, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.encoding import ROLLS_SEEN
-from dice_envs.dalek_dice.rules import (
-    KEEP_ACTIONS,
-    ROLL,
-    STOP,
-    DalekDiceState,
-    Decision,
-    TurnEnd,
-    turn_points,
-)
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, turn_points
 
 if TYPE_CHECKING:
     from typing_extensions import TypeIs  # typing's own from Python 3.13
@@ -100,17 +95,10 @@ def roll_table(n: int) -> dict[tuple[int, int], np.ndarray]:
         for fe in (0, 1):
             if n - fd - fe >= 0:
                 tables[(fd, fe)] = np.zeros((n - fd - fe + 1,) * SCORING)
-    for counts in _compositions(n, len(Face)):
-        p = math.factorial(n) / math.prod(math.factorial(c) for c in counts) / 6**n
+    for p, counts in face_count_odds(n, len(Face)):
         fd, fe = int(counts[Face.DOCTOR] > 0), int(counts[Face.EXTERMINATE] > 0)
         tables[(fd, fe)][tuple(counts[:SCORING])] += p
     return {key: table for key, table in tables.items() if table.any()}
-
-
-def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
-    if parts == 1:
-        return [(total,)]
-    return [(first, *rest) for first in range(total + 1) for rest in _compositions(total - first, parts - 1)]
 
 
 @functools.cache
@@ -365,7 +353,7 @@ SeenDecision = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int, int, 
 face, Doctors, Exterminate!s, dice set aside to roll again, whether a die of this roll is kept,
 rolls this turn as the observation reports them).  With the game's race this is everything the
 observation shows, and everything the rest of the turn depends on."""
-DECISION_FIELDS = 8
+DECISION_FIELDS: Final = 8
 SeenRoll = tuple[tuple[int, ...], int, int, int, int]
 """A roll about to be made: (kept dice by face, Doctors, Exterminate!s, dice rolled, rolls so far as seen)."""
 

@@ -8,8 +8,9 @@ matters is
 and the Dinos set aside follow from it (``10 - cup - Leaves - Footprints``); the colours of the
 Dinos and Footprints set aside never matter again.  Chance is enumerated exactly from the engine's
 data: the draw is multivariate hypergeometric over the cup by colour (the engine draws one die at a
-time, uniformly from what is left: the same distribution), then every die shows a face from
-``FACES_BY_COLOUR``.  The transitions mirror ``dice_envs/dino_hunt/rules.py``:
+time, uniformly from what is left: the same distribution, ``core.chance.draw_count_odds``), then
+every die shows a face from ``FACES_BY_COLOUR`` (``core.chance.side_odds``).  The transitions
+mirror ``dice_envs/dino_hunt/rules.py``:
 
 * three or more Footprints after a roll: the turn ends with 0 points;
 * otherwise, fewer than three Leaves in hand and an empty cup (``must_draw_from_empty_cup``): the
@@ -40,7 +41,9 @@ from typing import Any
 import numpy as np
 
 from dice_envs.agents.base import Agent
+from dice_envs.core.chance import draw_count_odds, side_odds
 from dice_envs.core.race import Race
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import (
     DICE_PER_COLOUR,
     DICE_PER_ROLL,
@@ -51,7 +54,7 @@ from dice_envs.dino_hunt.data import (
     Face,
 )
 from dice_envs.dino_hunt.encoding import ROLLS_SEEN
-from dice_envs.dino_hunt.rules import ROLL, STOP, Decision, DinoHuntState, TurnEnd, cup_runs_out
+from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd, cup_runs_out
 
 NUM_COLOURS = len(DICE_PER_COLOUR)
 POINTS = np.arange(MAX_TURN_POINTS + 1, dtype=np.float64)
@@ -67,15 +70,10 @@ def dinos_of(state: TurnState) -> int:
     return TOTAL_DICE - sum(cup) - sum(leaves) - footprints
 
 
-def _face_odds() -> list[tuple[float, float, float]]:
-    """P(Dino), P(Leaves), P(Footprint) for each colour, from the engine's faces."""
-    return [tuple(faces.count(face) / len(faces) for face in (Face.DINO, Face.LEAVES, Face.FOOTPRINT)) for faces in FACES_BY_COLOUR]  # type: ignore[misc]
-
-
 @functools.cache
 def _colour_roll(colour: int, dice: int) -> tuple[tuple[float, int, int, int], ...]:
     """(probability, Dinos, Leaves, Footprints) for ``dice`` dice of one colour (multinomial)."""
-    dino, leaves, foot = _face_odds()[colour]
+    dino, leaves, foot = side_odds(FACES_BY_COLOUR[colour], len(Face))  # in ``Face`` order
     out = []
     for d in range(dice + 1):
         for f in range(dice - d + 1):
@@ -98,18 +96,6 @@ def hand_roll(hand: Counts) -> dict[tuple[int, int, Counts], float]:
     return dict(out)
 
 
-@functools.cache
-def draws(cup: Counts, k: int) -> tuple[tuple[float, Counts], ...]:
-    """(probability, dice drawn by colour) for ``k`` dice drawn without replacement (hypergeometric)."""
-    total = math.comb(sum(cup), k)
-    out = []
-    for drawn in product(*(range(min(count, k) + 1) for count in cup)):
-        if sum(drawn) == k:
-            ways = math.prod(math.comb(count, d) for count, d in zip(cup, drawn))
-            out.append((ways / total, tuple(drawn)))
-    return tuple(out)
-
-
 def roll_outcomes(state: TurnState) -> tuple[dict[int, float], dict[TurnState, float]]:
     """What ``roll`` leads to from a decision: {final points: p} and {next decision state: p}."""
     cup, leaves, footprints = state
@@ -119,7 +105,7 @@ def roll_outcomes(state: TurnState) -> tuple[dict[int, float], dict[TurnState, f
     if cup_runs_out(sum(leaves), sum(cup)):
         ends[dinos + sum(leaves)] = 1.0
         return dict(ends), {}
-    for p_draw, drawn in draws(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
+    for p_draw, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
         hand = tuple(a + b for a, b in zip(leaves, drawn))
         new_cup = tuple(a - b for a, b in zip(cup, drawn))
         for (new_dinos, new_feet, new_leaves), p_roll in hand_roll(hand).items():
@@ -402,7 +388,7 @@ def _coloured_rolls(cup: Counts, leaves: Counts) -> tuple[tuple[float, Counts, C
     of new Footprints, and the points added if the roll empties the cup with fewer than three Leaves
     showing, which ends the turn; -1 if not)."""
     out = []
-    for p_draw, drawn in draws(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
+    for p_draw, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
         hand = tuple(a + b for a, b in zip(leaves, drawn))
         new_cup = tuple(a - b for a, b in zip(cup, drawn))
         for parts in product(*(_colour_roll(colour, count) for colour, count in enumerate(hand))):

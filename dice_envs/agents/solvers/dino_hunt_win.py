@@ -40,8 +40,8 @@ import numpy as np
 from dice_envs.agents.base import Agent
 from dice_envs.agents.solvers.dino_hunt import OptimalPoints, observed_turn_state, points_solution, turn_model
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import MAX_TURN_POINTS
-from dice_envs.dino_hunt.rules import ROLL, STOP
 
 P = MAX_TURN_POINTS + 1  # possible points of a turn: 0 .. 10
 TOLERANCE = 1e-13
@@ -173,7 +173,7 @@ def win_solution(target: int = 20, max_tiebreak_rounds: int = 10) -> WinSolution
         x_old = np.full(len(cells), 0.5)
         g0, f_old = _cycle(u0, u1, x_old, solves)
         x = f_old
-        for passes in range(1, 200):
+        for passes in range(1, 200):  # noqa: B007 - counted after the loop
             g0, fx = _cycle(u0, u1, x, solves)
             if np.max(np.abs(fx - x)) < TOLERANCE:
                 break
