@@ -59,7 +59,7 @@ def test_same_seed_same_match() -> None:
 
 def test_clear_errors() -> None:
     env = dice_envs.make("dino_hunt_v0")
-    with pytest.raises(ParameterError, match="no agent 'expert'.*cup_counter"):
+    with pytest.raises(ParameterError, match=r"no agent 'expert'.*cup_counter"):
         make_agent("dino_hunt_v0", "expert", env)
     with pytest.raises(ParameterError, match="unknown environment"):
         agent_classes("chess_v0")

@@ -141,16 +141,6 @@ def describe(found: Import) -> str:
     return f"  {found.where()}: {found.importer} ({layer(found.importer)}) -> {found.imported} ({layer(found.imported)})"
 
 
-def known_failure(*areas: str, reason: str) -> dict[str, pytest.MarkDecorator]:
-    """``xfail`` marks for findings that another piece of work in progress removes: strict, so
-    the mark must go as soon as that lands."""
-    return dict.fromkeys(areas, pytest.mark.xfail(strict=True, reason=reason))
-
-
-def by_area(marks: dict[str, pytest.MarkDecorator]) -> list[object]:
-    return [pytest.param(name, marks=marks[name]) if name in marks else name for name in AREAS]
-
-
 def test_every_module_has_a_layer() -> None:
     unplaced = [module for module in MODULES if layer(module) is None]
     imported = sorted({found.imported for found in IMPORTS if found.imported not in MODULES})
@@ -267,16 +257,49 @@ def test_no_import_cycles(checked: str) -> None:
         pytest.fail("modules that import each other at module level:\n" + found, pytrace=False)
 
 
-DEFERRED_CYCLE_KNOWN_FAILURES = known_failure(*GAMES, reason="game folders: the rules and their validation or cards import each other; being fixed")
-
-
-@pytest.mark.parametrize("checked", by_area(DEFERRED_CYCLE_KNOWN_FAILURES))
+@pytest.mark.parametrize("checked", AREAS)
 def test_no_import_cycles_through_deferred_imports(checked: str) -> None:
     """An import moved into a function or under ``TYPE_CHECKING`` hides a cycle from Python, not
     from the design: the two modules still depend on each other."""
     found = cycles_in(checked, deferred=True)
     if found:
         pytest.fail("modules that import each other, counting imports inside functions and under TYPE_CHECKING:\n" + found, pytrace=False)
+
+
+GAME_TEMPLATE: dict[str, int] = {
+    "data": 0,
+    "actions": 1,
+    "state": 1,
+    "cards": 2,
+    "abilities": 2,
+    "steps": 3,
+    "validation": 4,
+    "rules": 5,
+    "encoding": 6,
+    "rendering": 6,
+    "picture": 7,
+}
+"""A game folder's modules, by height (design.md, "one template per game"): each imports only
+modules of its folder below it, or beside it (no cycles: above).  Every game has the modules of
+``TEMPLATE_REQUIRED``; the card games add their card table and Mammoth Hunters its step machine."""
+TEMPLATE_REQUIRED = frozenset(GAME_TEMPLATE) - {"cards", "abilities", "steps"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_folder_follows_the_template(game: str) -> None:
+    package = f"{PACKAGE}.{game}"
+    modules = {module.removeprefix(f"{package}.") for module in MODULES if module.startswith(f"{package}.")}
+    missing, unknown = TEMPLATE_REQUIRED - modules, modules - set(GAME_TEMPLATE)
+    assert not missing and not unknown, f"{game}: missing {sorted(missing)}, outside the template {sorted(unknown)}"
+    upward = [
+        found
+        for found in IMPORTS
+        if found.importer.startswith(f"{package}.") and found.imported.startswith(f"{package}.")
+        and GAME_TEMPLATE[found.importer.removeprefix(f"{package}.")] < GAME_TEMPLATE[found.imported.removeprefix(f"{package}.")]
+    ]
+    if upward:
+        order = " < ".join(sorted(GAME_TEMPLATE, key=GAME_TEMPLATE.__getitem__))
+        pytest.fail(f"imports up the game template ({order}):\n" + "\n".join(map(describe, upward)), pytrace=False)
 
 
 TRAINING = f"{PACKAGE}.training"

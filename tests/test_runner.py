@@ -112,7 +112,7 @@ class Cheater(Agent):
 
 def test_an_illegal_choice_names_the_agent_and_the_game() -> None:
     env = dice_envs.make("dice_age_v0")
-    with pytest.raises(ValueError, match="cheater chose illegal action .* in game 0; legal actions: 0 \\(roll\\)"):
+    with pytest.raises(ValueError, match=r"cheater chose illegal action .* in game 0; legal actions: 0 \(roll\)"):
         play_games(env, [Cheater(env), make_agent("dice_age_v0", "random", env)], 3)
 
 

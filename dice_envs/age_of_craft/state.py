@@ -151,10 +151,6 @@ class AgeOfCraftState(GameState):
     """Dice each player lost to the last Bust check."""
     winners: list[int]
 
-    def validate(self) -> None:
-        """Replaced by ``validation.validate_state`` as that module is imported (the package's
-        ``__init__`` imports it): the checks read this module, so this module cannot import them."""
-        raise NotImplementedError("dice_envs.age_of_craft.validation installs AgeOfCraftState.validate")
 
 
 CARD_VP = tuple(spec.vp for spec in CARDS)

@@ -44,6 +44,7 @@ from dice_envs.age_of_craft.state import (
     victory_points,
 )
 from dice_envs.core.engine import Game
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -93,6 +94,7 @@ def pile_sizes(n: int, kinds: list[int]) -> list[int]:
     return sizes
 
 
+@validated_by(AgeOfCraftState)
 def validate_state(state: AgeOfCraftState) -> None:
     players = state.players
     n = len(players)
@@ -408,4 +410,3 @@ def check_parameters(game: Game[AgeOfCraftState, AgeOfCraftParams], state: AgeOf
 
 
 # The state's own checks: state.py cannot import this module, which reads it.
-AgeOfCraftState.validate = validate_state  # type: ignore[method-assign, assignment]

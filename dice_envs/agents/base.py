@@ -32,7 +32,7 @@ class Agent(abc.ABC):
         self.layout = self.env.encoder.layout
         self.rng = np.random.default_rng(seed)
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 - a hook: only agents that remember override it
         """Forget anything remembered from the previous game."""
 
     def for_another_game(self) -> Agent:

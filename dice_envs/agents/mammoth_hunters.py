@@ -103,7 +103,7 @@ class MammothAgent(Agent):
         )
 
     def value(self, board: Board, observation: np.ndarray, action: int) -> float:
-        if action == DONE or action == NO_DISCARD:
+        if action in (DONE, NO_DISCARD):
             return 0.0
         if PLAY <= action < DISCARD:
             card = action - PLAY

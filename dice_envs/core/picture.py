@@ -137,8 +137,8 @@ class Scene:
     def to_svg(self) -> str:
         """The scene as a standalone SVG document (deterministic: the same scene, the same bytes)."""
         out = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
-            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}" role="img">',
+            (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{self.height}" '
+            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}" role="img">'),
             f"<title>{escape(self.title)} ({escape(self.view_label)})</title>",
             f'<rect width="{self.width}" height="{self.height}" fill="{self.background}"/>',
         ]

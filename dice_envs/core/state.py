@@ -78,8 +78,8 @@ def validated_by(state_class: type[S]) -> Callable[[Callable[[S], None]], Callab
     """Make the decorated function ``state_class.validate``.
 
     A game's validation module reads its state module, so the state cannot import its checks
-    without a cycle: the checks attach themselves instead.  The game's rules import them, so they
-    are in place before any state of the game is read back.
+    without a cycle: the checks attach themselves instead.  The game's package ``__init__``
+    imports its validation module, so they are in place as soon as any module of the game is.
     """
 
     def attach(check: Callable[[S], None]) -> Callable[[S], None]:

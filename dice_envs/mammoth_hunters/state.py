@@ -152,10 +152,6 @@ class MammothHuntersState(GameState):
     """Hunters removed in each region at the last conflicts (for display)."""
     winners: list[int]
 
-    def validate(self) -> None:
-        """Replaced by ``validation.validate_state`` as that module is imported (the package's
-        ``__init__`` imports it): the checks read this module, so this module cannot import them."""
-        raise NotImplementedError("dice_envs.mammoth_hunters.validation installs MammothHuntersState.validate")
 
 
 # ================================================================ board queries

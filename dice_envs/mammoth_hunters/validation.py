@@ -13,6 +13,7 @@ steps, options, limits and who decides) is read from its declaration in ``cards.
 from __future__ import annotations
 
 from dice_envs.core.engine import Game
+from dice_envs.core.state import validated_by
 from dice_envs.core.validation import (
     fail,
     require_conserved,
@@ -74,6 +75,7 @@ def total_stones(n: int) -> int:
     return START_STONES * n + DARK_SUPPLY[n]
 
 
+@validated_by(MammothHuntersState)
 def validate_state(state: MammothHuntersState) -> None:
     n = len(state.players)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -529,4 +531,3 @@ def check_parameters(game: Game[MammothHuntersState, MammothHuntersParams], stat
 
 
 # The state's own checks: state.py cannot import this module, which reads it.
-MammothHuntersState.validate = validate_state  # type: ignore[method-assign, assignment]

@@ -84,7 +84,7 @@ def mutations(state: GameState) -> Iterator[tuple[str, dict[str, Any]]]:
             edits = []
             if data:
                 edits.append(("drop the last item", data[:-1]))
-                edits.append(("repeat the last item", data + [copy.deepcopy(data[-1])]))
+                edits.append(("repeat the last item", [*data, copy.deepcopy(data[-1])]))
             else:
                 edits.append(("add an item 0", [0]))
         elif isinstance(value, enum.Enum):

@@ -101,7 +101,7 @@ def test_observations_in_space_and_from_own_point_of_view(case: Case) -> None:
     rng = np.random.default_rng(0)
     for game_index in range(3):
         env.reset(seed=game_index)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             for observer in env.agents:
                 obs = env.observe(observer)
                 assert env.observation_space(observer).contains(obs), f"{observer}: {obs}"
@@ -130,7 +130,7 @@ def test_every_game_ends_under_the_step_cap(case: Case) -> None:
     rng = np.random.default_rng(2)
     for seed in range(20):
         env.reset(seed=seed)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             assert not truncated, f"seed {seed}: truncated at the default cap {env.max_steps}"
             env.step(None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
@@ -172,7 +172,7 @@ def test_terminal_rewards_sum_to_outcome(case: Case) -> None:
 def test_render_every_step(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
     env = make(case, render_mode="ansi")
     env.reset(seed=0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         text = env.render()
         assert isinstance(text, str) and env.metadata["name"] and "player_0" in text
         obs, _, terminated, truncated, _ = env.last()
@@ -184,7 +184,7 @@ def test_render_every_step(case: Case, capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_bad_parameters_are_named(case: Case) -> None:
-    name, params = case
+    name, _params = case
     with pytest.raises(ParameterError, match="num_players"):
         dice_envs.make(name, num_players=1)
     with pytest.raises(ParameterError, match="no_such_option"):

@@ -92,7 +92,7 @@ def test_out_of_bounds_and_order_errors_match(case: Case) -> None:
     name, params = case
     for env in (dice_envs.make(name, **params), reference(case)):
         with pytest.raises(AttributeError, match="before reset"):
-            env.agents
+            env.agents  # noqa: B018 - reading it is what must raise
         with pytest.raises(AssertionError, match="reset"):
             env.step(0)
         with pytest.raises(AssertionError, match="reset"):
@@ -166,7 +166,7 @@ def test_the_game_before_reset_says_reset_first(case: Case) -> None:
         with pytest.raises(AssertionError, match=r"^reset\(\) needs to be called before legal_actions\(\)\.$"):
             env.legal_actions()
         with pytest.raises(AttributeError, match=r"^reset\(\) needs to be called before accessing game_state\.$"):
-            env.game_state
+            env.game_state  # noqa: B018 - reading it is what must raise
         with pytest.raises(AttributeError, match=r"reset\(\) needs to be called"):
             env.structured_observation("player_0")
         assert not hasattr(env, "game_state")

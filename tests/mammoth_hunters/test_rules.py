@@ -182,7 +182,7 @@ def test_setup_by_player_count(
     Hunter as a score marker on the arrow space of the scoring track", so 12 are in play; "The
     Playing Cards are shuffled, separately according to the two back colours" (the hands come
     after the preparatory round); "in each (glacier-free) region a face down tile is placed"."""
-    game, state = new_game(num_players)
+    _game, state = new_game(num_players)
     assert {n for n in range(1, 13) if region(state, n).glacier} == glaciers
     assert {n for n in range(1, 13) if region(state, n).mammoths} == mammoths
     assert all(region(state, n).mammoths <= 1 for n in range(1, 13))
@@ -483,7 +483,7 @@ def test_settling_ends_with_the_last_dark_stone_and_the_next_round_starts_left_o
     assert region(state, 9).clubbed == [1, 0, 0]
     deck = list(state.dark_deck)
     play(game, state, DISCARD + Card.PLACE_1)
-    assert state.dark_deck == [Card.PLACE_1] + deck
+    assert state.dark_deck == [Card.PLACE_1, *deck]
     assert state.decision == Decision.DRAW and state.draws_left == 4
     play(game, state, DRAW_LIGHT, DRAW_DARK, DRAW_DARK)
     assert game.current_player(state) == 1 and state.decision == Decision.DRAW
@@ -1479,7 +1479,7 @@ def test_discard_goes_under_the_draw_pile() -> None:
     assert legal(game, state) == {DISCARD + Card.SWAP, DISCARD + Card.PLACE_1, DISCARD + Card.REMOVE_1, NO_DISCARD}
     deck = list(state.dark_deck)
     play(game, state, DISCARD + Card.REMOVE_1)
-    assert state.dark_deck == [Card.REMOVE_1] + deck
+    assert state.dark_deck == [Card.REMOVE_1, *deck]
     assert state.decision == Decision.DRAW and state.draws_left == 2
     play(game, state, DRAW_LIGHT, DRAW_DARK)
     assert sum(state.players[0].hand) == 5
@@ -1518,7 +1518,7 @@ def test_used_up_draw_pile_is_rebuilt_at_once_from_its_discard_pile_but_the_top_
     turn(state, 1, {Card.HILLS: 1, Card.MOOR: 1, Card.PLACE_1: 3})
     deck = list(state.light_deck)
     play(game, state, PLAY + Card.HILLS, DONE, DISCARD + Card.MOOR)
-    assert state.light_deck == [Card.MOOR] + deck
+    assert state.light_deck == [Card.MOOR, *deck]
     assert state.light_discard == [Card.STEPPE, Card.HILLS]
 
 

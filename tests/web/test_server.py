@@ -171,7 +171,7 @@ def test_serve_on_the_command_line_refuses_a_bad_agent_in_one_line(capsys: pytes
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("dice-envs: error: agent 'no_such_agent' plays none")
     specs = agent_specs("cup_counter,mcts:simulations=50,rollout=random,model:m.zip")
     assert specs == ["cup_counter", "mcts:simulations=50,rollout=random", "model:m.zip"]
-    with listen("127.0.0.1", 0) as taken, pytest.raises(ParameterError, match="cannot listen on 127.0.0.1 port .*in use"):
+    with listen("127.0.0.1", 0) as taken, pytest.raises(ParameterError, match=r"cannot listen on 127\.0\.0\.1 port .*in use"):
         listen("127.0.0.1", taken.getsockname()[1])
 
 
