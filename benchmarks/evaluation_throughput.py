@@ -2,7 +2,7 @@
 
     python benchmarks/evaluation_throughput.py [--games 10000] [--baseline REV] [--batch-size 256] [--envs dino_hunt_v0 ...]
 
-For each game, its default model (``models/<game>_ppo.zip``) plays the game's first heuristic
+For each game, its default model (``dice_envs/models/<game>_ppo.zip``) plays the game's first heuristic
 (plus ``random`` in the seats beyond two) for ``--games`` games, seats rotated, exactly as
 ``dice-envs evaluate`` plays a pairing.  Measured, each in its own process, in one run:
 

@@ -34,7 +34,7 @@ player's decisions) a simulation ends when the searcher's turn does, the rollout
 until then, and is worth the points its score gained since the root over the most one turn can
 score (``game.max_turn_points``), so values stay in [0, 1] and the UCB1 constant means what it does
 for games.  This is the single-turn problem the exact solvers of ``dice_envs/agents/solvers`` answer, so
-``dice_envs/arena/optimality.py --search-budgets`` measures the search against the truth.
+``dice-envs optimality --search-budgets`` measures the search against the truth.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Playing a game into a ``GameLog`` (``dice_envs/core/game_log.py``), for replays and the web app."""
+"""Playing a game into a ``GameLog`` (``dice_envs/game_log.py``), for replays and the web app."""
 
 from __future__ import annotations
 

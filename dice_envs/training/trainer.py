@@ -139,7 +139,7 @@ def latest_checkpoint(paths: RunPaths) -> Path | None:
 @dataclasses.dataclass
 class LearnerPool:
     """The learner's policies that opponents may play: its current weights and frozen snapshots
-    (``policy_agent.policy_to_bytes`` output, or ``seat_policies_to_bytes`` for one policy a seat)."""
+    (``agents.learned.policy_to_bytes`` output, or ``seat_policies_to_bytes`` for one policy a seat)."""
 
     current: bytes
     snapshots: list[bytes]

@@ -145,7 +145,7 @@ MODEL_FILES = sorted((models_directory()).glob("*_ppo.zip"))
 
 @pytest.mark.parametrize("model", MODEL_FILES, ids=lambda path: path.name)
 def test_committed_models_play_their_game(model: Path) -> None:
-    """``models/<game>_ppo.zip`` still fits its game's observation and action space and plays it."""
+    """``dice_envs/models/<game>_ppo.zip`` still fits its game's observation and action space and plays it."""
     game = model.name.removesuffix("_ppo.zip")
     (env_name,) = [name for name in dice_envs.list_envs() if name.rsplit("_v", 1)[0] == game]  # its current version
     entrant = entrant_from_spec(env_name, f"model:{model}")

@@ -50,7 +50,7 @@ def split_observation(batch: dict[str, Any]) -> tuple[torch.Tensor, dict[str, An
     if not isinstance(observation, dict) or OBSERVATIONS not in observation or ACTION_MASK not in observation:
         raise ValueError(
             f"ActionMaskingPPOModule needs observations of the form {{{OBSERVATIONS!r}: ..., {ACTION_MASK!r}: ...}} "
-            "(training.rllib_env.RLlibDiceEnv gives them)"
+            "(dice_envs.training.rllib.env.RLlibDiceEnv gives them)"
         )
     return observation[ACTION_MASK], {**batch, Columns.OBS: observation[OBSERVATIONS]}
 
