@@ -425,7 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     for command in ("evaluate", "tournament"):
         evaluate = commands.add_parser(command, help="round-robin tournament between agents, seats rotated")
         evaluate.add_argument("env", choices=dice_envs.list_envs())
-        evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:PATH, or {BASELINES} (all built-in agents; the default)")
+        evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:NAME or model:PATH, or {BASELINES} (all built-in agents; the default)")
         evaluate.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
         evaluate.add_argument("--seed", type=seed_value, default=0)
         add_batch_size(evaluate)
@@ -446,7 +446,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ladder = commands.add_parser("ladder", help="rate an agent on the game's strength ladder (random = 0)")
     ladder.add_argument("env", nargs="?", choices=dice_envs.list_envs())
-    ladder.add_argument("agent", nargs="?", help="the agent spec to rate: a built-in agent, mcts:..., or model:PATH")
+    ladder.add_argument("agent", nargs="?", help="the agent spec to rate: a built-in agent, mcts:..., or model:NAME|PATH")
     ladder.add_argument("--games", type=whole_number(1), help="games against each rung (default: the ladder's, about 10 minutes at most)")
     ladder.add_argument("--seed", type=seed_value, default=0)
     add_batch_size(ladder, workers=default_workers())
@@ -469,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     match = commands.add_parser("match", help="play games between agents, seats rotated")
     match.add_argument("env", choices=dice_envs.list_envs())
-    match.add_argument("agents", nargs="+", help="one agent spec per seat (see `dice-envs list`; model:PATH for a trained one)")
+    match.add_argument("agents", nargs="+", help="one agent spec per seat (see `dice-envs list`; model:NAME or model:PATH for a trained one)")
     match.add_argument("--games", type=int, default=200)
     match.add_argument("--seed", type=seed_value, default=0)
     add_batch_size(match)
@@ -478,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="play a game (or read a saved log) and write it as a self-contained HTML replay")
     replay.add_argument("env", nargs="?", choices=dice_envs.list_envs())
-    replay.add_argument("agents", nargs="*", help="one agent spec per seat: random, a heuristic, mcts:..., model:PATH")
+    replay.add_argument("agents", nargs="*", help="one agent spec per seat: random, a heuristic, mcts:..., model:NAME|PATH")
     replay.add_argument("--out", required=True, help="the HTML file to write, e.g. game.html")
     replay.add_argument("--seed", type=seed_value, help="the game's seed (default 0)")
     replay.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")

@@ -37,7 +37,7 @@ class PolicyAgent(Agent):
     """Plays a Stable-Baselines3 policy that takes ``action_masks`` (MaskablePPO's, masked DQN's)."""
 
     name = "model"
-    description = "a trained policy (model:PATH)"
+    description = "a trained policy (model:NAME or model:PATH)"
 
     def __init__(
         self,
