@@ -46,7 +46,7 @@ def render(game: DiceAge, state: DiceAgeState, viewer: int | None = None) -> str
         # Shell values are face down until the end (but to their owner), so the score is shown only then.
         known = over or seat == viewer
         score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if known else "score hidden until the end"
-        shells = f"shells {' '.join(map(str, player.shells)) or '-'}" if known else f"shells {len(player.shells)}"
+        shells = f"shells {' '.join(map(str, player.shells)) or '-'}" if seat == viewer else f"shells {len(player.shells)}"
         lines += [
             f"{seat_name(seat)}{status}: {score}",
             (
