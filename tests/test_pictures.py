@@ -21,8 +21,10 @@ from PIL import ImageColor
 
 import dice_envs
 from dice_envs.core.aec import SPECTATOR_VIEW
+from dice_envs.core.drawing import LANE, race_track
 from dice_envs.core.engine import Game, ParameterError
-from dice_envs.core.picture import BACKGROUND, INK, Scene, text_width
+from dice_envs.core.picture import BACKGROUND, INK, Line, Scene, Text, text_width
+from dice_envs.core.race import TERMINAL, Race
 from dice_envs.core.state import GameState
 from tests.conformance.playouts import Case, case_id, env_cases, game_for
 
@@ -192,3 +194,23 @@ def test_frames_keep_the_spaces_between_words(text: str, size: int, bold: bool) 
     inked = np.flatnonzero((scene.to_array() != scene.to_array()[0, 0]).any(axis=(0, 2)))
     measured = text_width(text, size, bold)
     assert abs((inked[-1] - inked[0] + 1) - measured) <= 0.1 * measured + 3
+
+
+@pytest.mark.parametrize("scores", [[8, 23, 27, 14], [58, 22, 50, 63], [5, 30]], ids=["across", "beside", "far"])
+def test_the_finish_line_breaks_around_a_winners_label(scores: list[int]) -> None:
+    """Where "WINNER" lies across the race track's finish line, the line stops above and starts
+    again below it; elsewhere it runs unbroken from top to bottom."""
+    race = Race.new(len(scores))
+    race.scores, race.current, race.winners = scores, TERMINAL, [scores.index(max(scores))]
+    scene = Scene(300, 200, "race", "spectator")
+    race_track(scene, 16, 44, 200, race, 20, None)
+    label = next(shape for shape in scene.shapes if isinstance(shape, Text) and shape.text == "WINNER")
+    finish = next(shape for shape in scene.shapes if isinstance(shape, Text) and shape.text == "20").x
+    line = [shape for shape in scene.shapes if isinstance(shape, Line) and shape.x1 == shape.x2 == finish and shape.stroke == INK]
+    label_box = (label.x - 3, label.x + text_width(label.text, label.size, bold=True) + 3, label.y - label.size / 2, label.y + label.size / 2)
+    crosses = label_box[0] <= finish <= label_box[1]
+    assert crosses == (scores[0] == 8)
+    assert len(line) == (2 if crosses else 1)
+    if crosses:
+        assert line[0].y2 <= label_box[2] and line[1].y1 >= label_box[3]  # above the label, then below it
+    assert (line[0].y1, line[-1].y2) == (44 + 22 - 4, 44 + 22 + LANE * len(scores) - 2)  # top to bottom
