@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -234,6 +235,23 @@ def ladder_command(args: argparse.Namespace) -> None:
 
 
 def play_command(args: argparse.Namespace) -> None:
+    """A game against agents in the terminal, its seed printed so that it can be dealt again; Ctrl-C
+    ends it with one line and exit status 130, as ``train`` does."""
+    seed = random_seed() if args.seed is None else args.seed
+    print(f"seed {seed}: replay with --seed {seed}")
+    try:
+        play_game(args, seed)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: game abandoned (seed {seed})", file=sys.stderr)
+        raise SystemExit(130) from None
+
+
+def random_seed() -> int:
+    """A fresh seed for a game nobody asked to repeat."""
+    return secrets.randbelow(2**31)
+
+
+def play_game(args: argparse.Namespace, seed: int) -> None:
     params = parse_params(args.param)
     default = SCRIPTED_AGENTS[args.env][0].name if args.env in SCRIPTED_AGENTS else "random"
     opponents = args.opponent or [default]
@@ -242,15 +260,15 @@ def play_command(args: argparse.Namespace) -> None:
     if not isinstance(num_players, int) or num_players < 2:
         raise ParameterError(f"num_players must be an integer of at least 2, got {num_players!r}")
     opponents = [opponents[i % len(opponents)] for i in range(num_players - 1)]  # too few: repeat them
-    env = dice_envs.make(args.env, raw=True, render_mode="ansi", num_players=num_players, **params)
+    env = dice_envs.make(args.env, raw=True, num_players=num_players, **params)
     if not 0 <= args.seat < num_players:
         raise ParameterError(f"--seat must be between 0 and {num_players - 1}, got {args.seat}")
     other_seats = [seat for seat in range(num_players) if seat != args.seat]
-    agents = {seat: specs.build(args.env, spec, env, seed=args.seed + seat) for seat, spec in zip(other_seats, opponents)}
+    agents = {seat: specs.build(args.env, spec, env, seed=seed + seat) for seat, spec in zip(other_seats, opponents)}
     names = {seat: specs.label(spec) for seat, spec in zip(other_seats, opponents)}
     you = env.possible_agents[args.seat]
     print(f"You are {you}; opponents: " + ", ".join(f"{env.possible_agents[s]} ({names[s]})" for s in other_seats))
-    env.reset(seed=args.seed)
+    env.reset(seed=seed)
     game = env.game
     for agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
@@ -259,7 +277,7 @@ def play_command(args: argparse.Namespace) -> None:
             continue
         seat = env.possible_agents.index(agent)
         if seat == args.seat:
-            print("\n" + str(env.render()))
+            print("\n" + env.render_text(game, env.game_state, args.seat))
             legal = [int(action) for action in obs["action_mask"].nonzero()[0]]
             action = _ask(legal, game.action_label)
             if action is None:
@@ -269,7 +287,7 @@ def play_command(args: argparse.Namespace) -> None:
             action = agents[seat].act(obs["observation"], obs["action_mask"])
             print(f"{agent} ({names[seat]}): {game.action_label(action)}")
         env.step(action)
-    print("\n" + str(env.render()))
+    print("\n" + env.render_text(game, env.game_state, args.seat))
     winners = game.winners(env.game_state) if game.is_terminal(env.game_state) else []
     if not winners:
         print("The game hit the step cap: no winner.")
@@ -458,7 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("env", choices=dice_envs.list_envs())
     play.add_argument("--opponent", action="append", metavar="SPEC", help="one per other seat (repeat); default: the game's first heuristic")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    play.add_argument("--seed", type=seed_value, default=0)
+    play.add_argument("--seed", type=seed_value, help="the game's seed (default: a random one, printed at the start to replay the game)")
     play.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="game parameter, e.g. target_score=30")
     play.set_defaults(run=play_command)
 

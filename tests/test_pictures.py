@@ -17,10 +17,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PIL import ImageColor
 
 import dice_envs
 from dice_envs.core.aec import SPECTATOR_VIEW
+from dice_envs.core.drawing import LANE, race_track
 from dice_envs.core.engine import Game, ParameterError
+from dice_envs.core.picture import BACKGROUND, INK, Line, Scene, Text, text_width
+from dice_envs.core.race import TERMINAL, Race
 from dice_envs.core.state import GameState
 from tests.conformance.playouts import Case, case_id, env_cases, game_for
 
@@ -159,3 +163,54 @@ def test_record_video(env_name: str, tmp_path: Path) -> None:
     env.close()
     videos = list((tmp_path / "videos").glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 1000
+
+
+def blank_runs(text: str, size: float, bold: bool) -> list[int]:
+    """The widths of the runs of blank pixel columns between the first and last inked column of
+    ``text`` drawn alone in a frame."""
+    scene = Scene(400, 30, "text", "spectator")
+    scene.text(10, 15, text, size=size, bold=bold, fill=INK)
+    inked = (scene.to_array() != np.array(ImageColor.getrgb(BACKGROUND), dtype=np.uint8)).any(axis=(0, 2))
+    columns = np.flatnonzero(inked)
+    runs, width = [], 0
+    for ink in inked[columns[0] : columns[-1] + 1]:
+        if ink and width:
+            runs.append(width)
+        width = 0 if ink else width + 1
+    return runs
+
+
+@pytest.mark.parametrize("bold", [False, True], ids=["regular", "bold"])
+@pytest.mark.parametrize("size", [9, 10, 11, 12])
+@pytest.mark.parametrize("text", ["runners-up of each", "the strongest runners-up of each ground join here at the round's end", "a b c"])
+def test_frames_keep_the_spaces_between_words(text: str, size: int, bold: bool) -> None:
+    """Each space is a gap wider than any gap between the letters of a word (hinted small text
+    once made them the same: "runners-upofeach"), and the text runs about as wide as layouts
+    measure it (the measure is hinted, the frame's text not, and its spaces a little wider)."""
+    inside_words = max(blank_runs(text.replace(" ", ""), size, bold), default=0)
+    assert sum(gap > inside_words for gap in blank_runs(text, size, bold)) == text.count(" ")
+    scene = Scene(800, 30, "text", "spectator")
+    scene.text(10, 15, text, size=size, bold=bold, fill=INK)
+    inked = np.flatnonzero((scene.to_array() != scene.to_array()[0, 0]).any(axis=(0, 2)))
+    measured = text_width(text, size, bold)
+    assert abs((inked[-1] - inked[0] + 1) - measured) <= 0.1 * measured + 3
+
+
+@pytest.mark.parametrize("scores", [[8, 23, 27, 14], [58, 22, 50, 63], [5, 30]], ids=["across", "beside", "far"])
+def test_the_finish_line_breaks_around_a_winners_label(scores: list[int]) -> None:
+    """Where "WINNER" lies across the race track's finish line, the line stops above and starts
+    again below it; elsewhere it runs unbroken from top to bottom."""
+    race = Race.new(len(scores))
+    race.scores, race.current, race.winners = scores, TERMINAL, [scores.index(max(scores))]
+    scene = Scene(300, 200, "race", "spectator")
+    race_track(scene, 16, 44, 200, race, 20, None)
+    label = next(shape for shape in scene.shapes if isinstance(shape, Text) and shape.text == "WINNER")
+    finish = next(shape for shape in scene.shapes if isinstance(shape, Text) and shape.text == "20").x
+    line = [shape for shape in scene.shapes if isinstance(shape, Line) and shape.x1 == shape.x2 == finish and shape.stroke == INK]
+    label_box = (label.x - 3, label.x + text_width(label.text, label.size, bold=True) + 3, label.y - label.size / 2, label.y + label.size / 2)
+    crosses = label_box[0] <= finish <= label_box[1]
+    assert crosses == (scores[0] == 8)
+    assert len(line) == (2 if crosses else 1)
+    if crosses:
+        assert line[0].y2 <= label_box[2] and line[1].y1 >= label_box[3]  # above the label, then below it
+    assert (line[0].y1, line[-1].y2) == (44 + 22 - 4, 44 + 22 + LANE * len(scores) - 2)  # top to bottom

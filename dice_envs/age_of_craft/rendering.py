@@ -43,7 +43,8 @@ def _pending(game: AgeOfCraft, state: AgeOfCraftState) -> str:
     return f"To act: {who} ({decision.name.lower()})"
 
 
-def render(game: AgeOfCraft, state: AgeOfCraftState) -> str:
+def render(game: AgeOfCraft, state: AgeOfCraftState, viewer: int | None = None) -> str:
+    """The table; everything in it is public, so every ``viewer`` sees the same."""
     stage = "setup" if state.turn == 0 else f"turn {state.turn}, {seat_name(state.active)} active"
     lines = [f"Age of Craft, {stage}, start player {seat_name(state.start_player)}"]
     piles = [f"{CARDS[kind].name} {state.supply[kind]}" for kind in BUILDABLE_KINDS if kind in state.supply_kinds or CARDS[kind].letter == "B"]

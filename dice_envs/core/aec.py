@@ -72,8 +72,10 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     }
     game_class: ClassVar[type[Game[Any, Any]]]
     encoder_class: ClassVar[type[Encoder[Any]]]
-    render_text: ClassVar[staticmethod[[Any, Any], str]]
-    """``render(game, state) -> str``, wrapped in ``staticmethod``."""
+    render_text: ClassVar[staticmethod[[Any, Any, int | None], str]]
+    """``render(game, state, viewer) -> str``, wrapped in ``staticmethod``: the table as every
+    player sees it, and with ``viewer`` a seat, that seat's own hidden things too (its hand, its
+    shells): what ``dice-envs play`` shows its player.  ``render()`` shows the table to all (``None``)."""
     draw_picture: ClassVar[staticmethod[[Any, Any, int | None], Scene]]
     """``draw(game, state, observer) -> Scene`` (the game's ``picture.py``; observer ``None``: the
     spectator), wrapped in ``staticmethod``."""
@@ -313,7 +315,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
             return None
         if self.render_mode == "rgb_array":
             return self.picture().to_array()
-        text = self.render_text(self.game, self.game_state)
+        text = self.render_text(self.game, self.game_state, None)
         if self.render_mode == "human":
             print(text)
             return None

@@ -131,12 +131,15 @@ LANE = 25
 """Height of a seat's lane on the race track."""
 TRACK_MARKS = 8
 """At most this many steps between marks on the race track (marks every 10, 20, 50, 100... points)."""
+WINNER_X = 116
+"""Where a lane's "WINNER" label starts, from the track's left edge."""
 
 
 def race_track(scene: Scene, x: float, y: float, w: float, race: Race, target: int, observer: int | None) -> float:
     """The board of a race to a target score: one lane per seat with its name and score over a
     track marked every 10 (20, 50, ...) points, the finish line at the target and the seat's pawn
-    at its score; the seat to play is framed.  Returns the track's bottom."""
+    at its score; the seat to play is framed.  Returns the track's bottom.  Where a winner's label
+    lies across the finish line, the line breaks around it, so that neither hides the other."""
     height = 24 + LANE * len(race.scores)
     box(scene, x, y, w, height, 6, fill=PANEL, stroke=MUTED)
     start, end = x + 14, x + w - 40
@@ -152,8 +155,23 @@ def race_track(scene: Scene, x: float, y: float, w: float, race: Race, target: i
     scene.text(finish, labels, str(target), size=10, anchor="middle", bold=True)
     for seat, score in enumerate(race.scores):
         _lane(scene, race, seat, (x, top + seat * LANE, w), (start, end, start + score * scale), marks, observer)
-    scene.line(finish, top - 4, finish, top + LANE * len(race.scores) - 2, stroke=INK, width=2)
+    _finish_line(scene, finish, (top - 4, top + LANE * len(race.scores) - 2), _label_gaps(race, x, top, finish))
     return y + height
+
+
+def _label_gaps(race: Race, x: float, top: float, finish: float) -> list[tuple[float, float]]:
+    """The heights of the winners' "WINNER" labels that the finish line would cross, top first."""
+    left = x + WINNER_X
+    if not left - 3 <= finish <= left + text_width("WINNER", 10, bold=True) + 3:
+        return []
+    return [(top + seat * LANE + 1, top + seat * LANE + 13) for seat in sorted(race.winners)]
+
+
+def _finish_line(scene: Scene, finish: float, span: tuple[float, float], gaps: Sequence[tuple[float, float]]) -> None:
+    """The finish line from ``span``'s top to its bottom, but for the ``gaps``."""
+    ends = [span[0], *(end for gap in gaps for end in gap), span[1]]
+    for y1, y2 in zip(ends[::2], ends[1::2]):
+        scene.line(finish, y1, finish, y2, stroke=INK, width=2)
 
 
 def _track_step(length: int) -> int:
@@ -180,7 +198,7 @@ def _lane(
         scene.rect(x + 4, y, w - 8, LANE - 1, fill="#fff0d6", stroke=HIGHLIGHT, width=1.5)
     scene.text(x + 14, y + 7, seat_name(seat) + (" (you)" if seat == observer else ""), size=11, bold=current)
     if seat in race.winners:
-        scene.text(x + 116, y + 7, "WINNER", size=10, fill=HIGHLIGHT, bold=True)
+        scene.text(x + WINNER_X, y + 7, "WINNER", size=10, fill=HIGHLIGHT, bold=True)
     scene.text(x + w - 12, y + 13, str(race.scores[seat]), size=14, anchor="end", bold=True)
     scene.rect(start, y + 16, end - start, 5, fill="#e6dcc6", stroke=None)
     for mark in marks:

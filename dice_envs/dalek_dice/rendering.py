@@ -20,7 +20,8 @@ DECISION_TEXT = {
 }
 
 
-def render(game: DalekDice, state: DalekDiceState) -> str:
+def render(game: DalekDice, state: DalekDiceState, viewer: int | None = None) -> str:
+    """The table; everything in it is public, so every ``viewer`` sees the same."""
     race = state.race
     lines = race_summary("Dalek Dice", race, game.params.target_score, 0)
     if state.last_turn_end != TurnEnd.NONE and state.decision == Decision.START_TURN:

@@ -1,4 +1,6 @@
-"""ANSI view of a Dice Age game: the grounds with their prey and lines of dice, then each player."""
+"""ANSI view of a Dice Age game: the grounds with their prey and lines of dice, then each player.
+Shell values are face down until the end; a ``viewer`` (the terminal's player) sees its own, and so
+its own score."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ def _counted(names: type, counts: list[int]) -> str:
     return ", ".join(f"{names(i).name.lower()} {c}" for i, c in enumerate(counts) if c) or "-"
 
 
-def render(game: DiceAge, state: DiceAgeState) -> str:
+def render(game: DiceAge, state: DiceAgeState, viewer: int | None = None) -> str:
+    """The table as every player sees it, and with ``viewer`` a seat, that seat's shells and score."""
     lines = [f"Dice Age: The Hunt, round {state.round} of {ROUNDS}, start player {seat_name(state.start_player)}"]
     for area in range(AREAS):
         prey = Prey(state.area_prey[area]).name.lower() if state.area_prey[area] >= 0 else "-"
@@ -40,14 +43,16 @@ def render(game: DiceAge, state: DiceAgeState) -> str:
     breakdowns = score_breakdowns(state)
     for seat, player in enumerate(state.players):
         status = " (done this round)" if player.done else ""
-        # Shell values are face down until the end, so the score is shown only then.
-        score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if over else "score hidden until the end"
+        # Shell values are face down until the end (but to their owner), so the score is shown only then.
+        known = over or seat == viewer
+        score = f"score {sum(breakdowns[seat].values())} {breakdowns[seat]}" if known else "score hidden until the end"
+        shells = f"shells {' '.join(map(str, player.shells)) or '-'}" if seat == viewer else f"shells {len(player.shells)}"
         lines += [
             f"{seat_name(seat)}{status}: {score}",
             (
                 f"    dice {player.small} small + {player.large} large{' + wanderer' if player.wanderer else ''}; "
                 f"in hand {_counted(Die, player.hand)}; tiles {_counted(Tile, player.tiles)}; "
-                f"shells {len(player.shells)}"
+                f"{shells}"
             ),
             f"    prey {_counted(Prey, player.prey)}; honors {_counted(Honor, player.honors)}",
         ]

@@ -14,7 +14,8 @@ TURN_END_TEXT = {
 }
 
 
-def render(game: DinoHunt, state: DinoHuntState) -> str:
+def render(game: DinoHunt, state: DinoHuntState, viewer: int | None = None) -> str:
+    """The table; everything in it is public, so every ``viewer`` sees the same."""
     params = game.params
     race = state.race
     lines = race_summary("Dino Hunt Dice", race, params.target_score, params.max_tiebreak_rounds)

@@ -1,4 +1,5 @@
-"""ANSI view of a Mammoth Hunters game: the 3 x 4 board, then the players and the card piles."""
+"""ANSI view of a Mammoth Hunters game: the 3 x 4 board, then the players and the card piles, and
+for a ``viewer`` (the terminal's player) that seat's own hand, which the others' views keep hidden."""
 
 from __future__ import annotations
 
@@ -27,7 +28,13 @@ def _cell_lines(state: MammothHuntersState, region: int) -> list[str]:
     return [title, pieces, hunters or "-"]
 
 
-def render(game: MammothHunters, state: MammothHuntersState) -> str:
+def _hand_line(hand: list[int]) -> str:
+    held = [f"{Card(card).name.lower()}{f' x{count}' if count > 1 else ''}" for card, count in enumerate(hand) if count]
+    return f"Your hand: {', '.join(held) or '-'}"
+
+
+def render(game: MammothHunters, state: MammothHuntersState, viewer: int | None = None) -> str:
+    """The table as every player sees it, and with ``viewer`` a seat, that seat's own hand."""
     lines = [f"Mammoth Hunters, round {state.round} of {game.params.rounds} ({state.decision.name.lower().replace('_', ' ')})"]
     rule = "+" + "+".join("-" * CELL for _ in range(COLUMNS)) + "+"
     lines.append(rule)
@@ -46,6 +53,8 @@ def render(game: MammothHunters, state: MammothHuntersState) -> str:
             f"{seat_name(seat)}: {player.score} points, {player.stones} stones, {player.supply} hunters in supply, "
             f"{player.clubs} clubs held, {light} light + {sum(player.hand) - light} dark cards"
         )
+    if viewer is not None:
+        lines.append(_hand_line(state.players[viewer].hand))
     tops = [pile[-1] for pile in (state.light_discard, state.dark_discard) if pile]
     lines.append(
         f"Light supply {state.light_supply}, dark supply {state.dark_supply}, mammoths {state.mammoth_supply}, "

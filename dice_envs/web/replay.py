@@ -9,6 +9,8 @@ and script are inlined from ``dice_envs/web/assets``, and the game travels as on
 fetched).  The blob holds the log itself (the page offers it for download) and one frame per
 position from ``GameLog.positions``: its picture as SVG, the scores and who is to act, and for each
 move who made it, its label and, for a trained policy, its probabilities over the legal actions.
+Each player is shown by its short label (a model's file stem), its full spec in a tooltip, so a
+move fits one line of the list.
 
 Consecutive pictures differ in a few shapes, and ``Scene.to_svg`` writes one shape per line, so
 each frame stores its picture as an edit of the previous one over one table of distinct lines
@@ -24,6 +26,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
+from dice_envs.agents.specs import label
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.drawing import seat_colour, seat_name
 from dice_envs.game_log import GameLog, Move, Result, result_of
@@ -69,7 +72,8 @@ def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
         scenes.append(env.picture(view))
     lines, pictures = shared_lines([scene.to_svg() for scene in scenes])
     players = [
-        {"seat": seat, "name": seat_name(seat), "spec": spec, "colour": seat_colour(seat)} for seat, spec in enumerate(log.players)
+        {"seat": seat, "name": seat_name(seat), "spec": spec, "label": label(spec), "colour": seat_colour(seat)}
+        for seat, spec in enumerate(log.players)
     ]
     frames = [
         {"picture": picture, "scores": _numbers(game.scores(state)), "to_act": game.current_player(state)}
@@ -148,7 +152,7 @@ def outcome_text(result: Result, players: Sequence[str], num_moves: int) -> str:
 
 def _result(result: Result, log: GameLog) -> dict[str, Any]:
     return {
-        "text": outcome_text(result, log.players, len(log.moves)),
+        "text": outcome_text(result, [label(spec) for spec in log.players], len(log.moves)),
         "winners": result.winners,
         "scores": _numbers(result.scores),
         "finished": result.finished,

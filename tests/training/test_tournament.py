@@ -112,7 +112,7 @@ def test_evaluate_command_plays_models_and_baselines(dino_model: Path, tmp_path:
 def test_play_command_takes_moves_from_the_terminal(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     answers = iter(["x", "9"] + ["1", "0"] * 500)  # two bad answers first; then stop when allowed, else roll
     monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    main(["play", "dino_hunt_v0", "--opponent", "cup_counter", "--param", "target_score=6"])
+    main(["play", "dino_hunt_v0", "--opponent", "cup_counter", "--param", "target_score=6", "--seed", "0"])  # the game these answers finish
     out = capsys.readouterr().out
     assert "You are player_0" in out and "choose one of 0" in out
     assert "Game over" in out and ("You win!" in out or "Winner: player_1" in out)

@@ -140,9 +140,10 @@ def test_each_decision_names_its_move_and_who_made_it(model_game: GameLog, model
     game = model_game.make_env().game
     assert [(move["seat"], move["label"]) for move in data["moves"]] == [(m.seat, game.action_label(m.action)) for m in model_game.moves]
     assert [player["spec"] for player in data["players"]] == [MODEL, "cup_counter"]
+    assert [player["label"] for player in data["players"]] == ["dino_hunt_ppo", "cup_counter"]  # not the model's whole path
     result = model_game.result()
     assert data["result"]["winners"] == result.winners and result.finished
-    assert data["result"]["text"] == f"winner: player_{result.winners[0]} ({model_game.players[result.winners[0]]})"
+    assert data["result"]["text"] == f"winner: player_{result.winners[0]} ({data['players'][result.winners[0]]['label']})"
 
 
 def test_a_model_agents_probabilities_are_shown(model_game: GameLog, model_page: str) -> None:

@@ -1,6 +1,8 @@
 """A replay page in a real browser (headless Chromium driven by Playwright): it loads from a
 file:// URL without asking for anything else, steps to the end with the keyboard and the slider,
-plays and pauses, shows the result and hands out its own log.  Skipped, saying why, where
+numbers each position by the move that led to it, plays and pauses at the speed chosen, keeps the
+move list on the current move (the last one at the end), names players by their short label, shows
+the result and hands out its own log.  Skipped, saying why, where
 Playwright or a Chromium executable is missing (the ``browser`` fixture of ``conftest.py``); CI
 installs both (``.ci/run``)."""
 
@@ -27,6 +29,15 @@ def picture_texts(log: GameLog, index: int) -> list[str]:
     env = log.make_env()
     env.set_state(log.positions()[index])
     return [html.unescape(text) for text in re.findall(r"<text [^>]*>([^<]*)</text>", env.picture("spectator").to_svg())]
+
+
+def in_view(page: object, selector: str) -> bool:
+    """Whether the first element ``selector`` finds lies within its scrolling parent's visible part."""
+    script = """node => {
+        const box = node.getBoundingClientRect(), parent = node.parentElement.getBoundingClientRect();
+        return box.top >= parent.top - 1 && box.bottom <= parent.bottom + 1;  // a pixel for rounding
+    }"""
+    return bool(page.locator(selector).first.evaluate(script))  # type: ignore[attr-defined]
 
 
 def board_texts(page: object) -> list[str]:
@@ -71,11 +82,15 @@ def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog,
     decision = page.locator("#decision")
     assert step.text_content() == f"position 0 of {last}"
     assert page.locator("#board svg").count() == 1
-    assert "Move 1 of" in decision.text_content()
-    assert page.locator("#decision .bars li").count() >= 1  # the model moves first: its probabilities
+    assert "Start" in decision.text_content() and "Move" not in decision.text_content()
 
     page.keyboard.press("ArrowRight")
     assert board_texts(page) == picture_texts(log, 1)  # the script rebuilt the right picture
+    assert f"Move 1 of {last}" in decision.text_content()  # position 1 is the one after move 1
+    assert page.locator("#decision .bars li").count() >= 1  # the model moves first: its probabilities
+    who = page.locator("#decision .who")
+    assert who.text_content() == "player_0 (dino_hunt_ppo)" and who.get_attribute("title") == log.players[0]
+    assert page.locator("#moves li.current").count() == 1 and page.locator("#moves li").nth(0).get_attribute("class") == "current"
     page.keyboard.press("ArrowRight")
     assert step.text_content() == f"position 2 of {last}"
     page.keyboard.press("ArrowLeft")
@@ -84,10 +99,16 @@ def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog,
     assert step.text_content() == f"position {last} of {last}"
     assert board_texts(page) == picture_texts(log, last)
     result = log.result()
-    assert f"winner: player_{result.winners[0]} ({log.players[result.winners[0]]})" in decision.text_content()
+    winner = ("dino_hunt_ppo", "cup_counter")[result.winners[0]]
+    assert f"winner: player_{result.winners[0]} ({winner})" in decision.text_content()
+    assert f"Move {last} of {last}" in decision.text_content()
+    assert page.locator("#moves li").nth(last - 1).get_attribute("class") == "current"
+    assert in_view(page, "#moves li.current")  # the list scrolled down to the last move
+    assert page.locator("#moves").evaluate("list => list.scrollHeight > list.clientHeight")  # so there was scrolling to do
     assert page.locator("#next").is_disabled()
     page.keyboard.press("Home")
     assert step.text_content() == f"position 0 of {last}"
+    assert page.locator("#moves").evaluate("list => list.scrollTop") == 0
 
     slider = page.locator("#slider")
     box = slider.bounding_box()
@@ -111,14 +132,24 @@ def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog,
     for button, position in (("#last", last), ("#previous", last - 1), ("#first", 0), ("#next", 1)):
         page.locator(button).click()
         assert step.text_content() == f"position {position} of {last}", button
-    page.locator("#moves li").nth(2).click()  # move 3 in the list: the position where it was made
-    assert step.text_content() == f"position 2 of {last}"
-    assert "Move 3 of" in decision.text_content()
-    assert board_texts(page) == picture_texts(log, 2)
+    page.locator("#moves li").nth(2).click()  # move 3 in the list: the position it led to
+    assert step.text_content() == f"position 3 of {last}"
+    assert f"Move 3 of {last}" in decision.text_content()
+    assert board_texts(page) == picture_texts(log, 3)
     page.locator("#play").click()
-    expect(step).to_have_text(f"position 3 of {last}")
+    expect(step).to_have_text(f"position 4 of {last}")
     page.locator("#play").click()
     assert page.locator("#play").text_content() == "Play"
+
+    page.locator("#speed").select_option("250")  # faster: ten moves in 2.5 s, within the 5 s waited (not 8 s)...
+    page.locator("#play").click()
+    shown_position = "Number(document.getElementById('step').textContent.split(' ')[1])"
+    page.wait_for_function(f"target => {shown_position} >= target", arg=14, timeout=5000)
+    page.locator("#speed").select_option("3000")  # ...and slower, taking effect while playing
+    shown = step.text_content()
+    page.wait_for_timeout(1500)
+    assert step.text_content() == shown
+    page.locator("#play").click()
 
     with page.expect_download() as download_info:
         page.locator("#download").click()

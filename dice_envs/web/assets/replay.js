@@ -1,5 +1,6 @@
 // The replay page: steps through the frames that dice_envs/web/replay.py embedded as JSON in #replay-data.
-// Frame i is the position after i moves; its panel shows the decision taken there (move i + 1).
+// Frame i is position i, the one after move i (frame 0: the start); its panel shows move i, who made
+// it and what, so "Move 31" stands beside "position 31" and the picture shows what the move did.
 // Plain DOM, no network: the log download is built in memory as a blob.
 (function () {
   "use strict";
@@ -8,7 +9,7 @@
   const byId = (id) => document.getElementById(id);
   const slider = byId("slider");
   const playButton = byId("play");
-  const PLAY_INTERVAL_MS = 800;
+  const speed = byId("speed");
   let current = -1;
   let timer = null;
 
@@ -19,9 +20,13 @@
     return node;
   }
 
+  // A player by its short label (a model's file stem: a full model path wraps each move over lines),
+  // with the full spec in the tooltip.
   function who(seat) {
     const player = data.players[seat];
-    return player.name + " (" + player.spec + ")";
+    const node = element("span", "who", player.name + " (" + player.label + ")");
+    node.title = player.spec;
+    return node;
   }
 
   function dot(seat) {
@@ -61,12 +66,15 @@
     panel.classList.toggle("result", index === last);
     if (index === last) {
       panel.append(element("h2", "", data.result.finished ? "Game over" : "Stopped"), element("p", "", data.result.text));
+    }
+    if (index === 0) {
+      panel.append(element("h2", "", "Start"), element("p", "muted", data.moves.length + " moves follow: Next (Right) plays the first."));
       return;
     }
-    const move = data.moves[index];
-    const heading = element("h2", "", "Move " + (index + 1) + " of " + data.moves.length);
+    const move = data.moves[index - 1];
+    const heading = element(index === last ? "h3" : "h2", "", "Move " + index + " of " + data.moves.length);
     const line = element("p", "");
-    line.append(dot(move.seat), document.createTextNode(who(move.seat) + " chose "), element("strong", "", move.label));
+    line.append(dot(move.seat), who(move.seat), document.createTextNode(" chose "), element("strong", "", move.label));
     panel.append(heading, line);
     if (move.bars) panel.append(bars(move));
   }
@@ -75,7 +83,7 @@
     const rows = data.players.map((player) => {
       const row = element("tr", player.seat === frame.to_act ? "to-act" : "");
       const name = element("td");
-      name.append(dot(player.seat), document.createTextNode(who(player.seat)));
+      name.append(dot(player.seat), who(player.seat));
       row.append(name, element("td", "score", String(frame.scores[player.seat])));
       return row;
     });
@@ -103,11 +111,14 @@
     byId("board").innerHTML = pictures[index].map((line) => data.svg_lines[line]).join("\n");
     showDecision(index);
     showScores(frame);
-    const moves = byId("moves").children;
-    if (current >= 0 && current < moves.length) moves[current].classList.remove("current");
-    if (index < moves.length) {
-      moves[index].classList.add("current");
-      moves[index].scrollIntoView({ block: "nearest" });
+    // Move i is item i - 1 of the list; at the start the list shows its top.
+    const moves = byId("moves");
+    if (current > 0) moves.children[current - 1].classList.remove("current");
+    if (index > 0) {
+      moves.children[index - 1].classList.add("current");
+      moves.children[index - 1].scrollIntoView({ block: "nearest" });
+    } else {
+      moves.scrollTop = 0;
     }
     slider.value = String(index);
     byId("step").textContent = "position " + index + " of " + last;
@@ -130,7 +141,13 @@
     }
     if (current === last) show(0);
     playButton.textContent = "Pause";
-    timer = setInterval(() => show(current + 1), PLAY_INTERVAL_MS);
+    timer = setInterval(() => show(current + 1), Number(speed.value));
+  }
+
+  function changeSpeed() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = setInterval(() => show(current + 1), Number(speed.value));
   }
 
   function download() {
@@ -166,13 +183,13 @@
   function build() {
     byId("subtitle").textContent = [
       "seed " + data.log.seed,
-      ...data.players.map((player) => player.name + ": " + player.spec),
+      ...data.players.map((player) => player.name + ": " + player.label),
       data.view,
     ].join(" \u00b7 ");
     const items = data.moves.map((move, index) => {
       const item = element("li");
-      item.append(dot(move.seat), document.createTextNode(who(move.seat) + ": " + move.label));
-      item.addEventListener("click", () => show(index));
+      item.append(dot(move.seat), who(move.seat), document.createTextNode(": " + move.label));
+      item.addEventListener("click", () => show(index + 1));
       return item;
     });
     byId("moves").replaceChildren(...items);
@@ -183,6 +200,7 @@
     byId("next").addEventListener("click", () => show(current + 1));
     byId("last").addEventListener("click", () => show(last));
     playButton.addEventListener("click", togglePlay);
+    speed.addEventListener("change", changeSpeed);
     byId("download").addEventListener("click", download);
     document.addEventListener("keydown", onKey);
     show(0);
