@@ -81,6 +81,34 @@ def done_label(state: MammothHuntersState) -> str:
     return "done (stop here)"
 
 
+REGION_WORDS = {
+    Step.PLACE: "place a hunter in region {region}",
+    Step.PLACE_FROM: "move an own hunter from region {region}",
+    Step.FROM: "a hunter from region {region}",
+    Step.TO: "to region {region}",
+    Step.SWAP_FROM: "swap with a hunter in region {region}",
+    Step.REMOVE_FROM: "remove a hunter from region {region}",
+    Step.MAMMOTH_FROM: "a mammoth from region {region}",
+    Step.MAMMOTH_TO: "the mammoth to region {region}",
+    Step.FIRE_FROM: "a fire tile from region {region}",
+    Step.FIRE_TO: "the fire tile to region {region}",
+    Step.ATTACH: "the club under an own hunter in region {region}",
+    Step.TARGET: "the mammoth and hunters to region {region}",
+}
+"""A region chosen at each step of a card's action, in words (``picture.STEP_TEXT`` asks the question)."""
+
+
+def region_words(state: MammothHuntersState, action: int) -> str:
+    region, club = region_of(action)
+    if state.decision == Decision.PREPARATION:
+        words = "place a hunter in region {region}"
+    elif state.decision == Decision.GLACIER:
+        words = "lay a glacier on region {region}"
+    else:
+        words = REGION_WORDS.get(state.effect.step, "region {region}")
+    return words.format(region=region + 1) + (" with a club" if club else "")
+
+
 def card_colour(card: int) -> str:
     return "light" if IS_LIGHT[card] else "dark"
 
@@ -102,8 +130,7 @@ def move_label(game: MammothHunters, state: MammothHuntersState, action: int, vi
     if action < REGION:
         return option_label(state, effect.card, action - OPTION)
     if action < PLAYER:
-        region, club = region_of(action)
-        return f"region {region + 1}" + (" with a club" if club else "")
+        return region_words(state, action)
     if action < HUNTER:
         return f"{seat_after(effect.player, action - PLAYER + 1, n)} carries it out"
     if action < OWN_CLUBBED:

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from dice_envs.mammoth_hunters.actions import DISCARD, HUNTER, NO_DISCARD, PLAY, PLAYER
+from dice_envs.mammoth_hunters.actions import DISCARD, HUNTER, NO_DISCARD, PLAY, PLAYER, REGION
 from dice_envs.mammoth_hunters.data import Card
-from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersParams, MammothHuntersState
+from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersParams, MammothHuntersState, Step
 from dice_envs.mammoth_hunters.view import move_label
 
 GAME = MammothHunters(MammothHuntersParams(num_players=3))
@@ -54,3 +54,10 @@ def test_a_face_down_discard_is_named_to_its_owner_only() -> None:
 def test_a_played_card_is_named_to_everyone() -> None:
     state = first(lambda s: s.decision == Decision.PLAY_CARD)
     assert move_label(GAME, state, PLAY + Card.MAMMOTH_AND_HUNTERS, 1) == "play Mammoth+Hunters"
+
+
+def test_a_region_is_named_with_what_happens_there() -> None:
+    preparation = first(lambda s: s.decision == Decision.PREPARATION)
+    assert move_label(GAME, preparation, REGION + 4, 0) == "place a hunter in region 5"
+    removal = first(lambda s: s.decision == Decision.EFFECT and s.effect.step == Step.REMOVE_FROM)
+    assert move_label(GAME, removal, REGION + 11, None) == "remove a hunter from region 12"
