@@ -163,6 +163,12 @@ def test_a_model_agents_probabilities_are_shown(model_game: GameLog, model_page:
     assert shown > 0
 
 
+def test_a_seats_replay_shows_a_policys_bars_only_for_that_seats_moves(model_game: GameLog) -> None:
+    """The actions a policy weighs are its legal ones, which can tell what it holds face down."""
+    own, other = replay_data(model_game, "player_0")["moves"], replay_data(model_game, "player_1")["moves"]
+    assert any("bars" in entry for entry in own) and not any("bars" in entry for entry in other)
+
+
 def test_many_legal_actions_show_the_likeliest_and_sum_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
     """A policy spread evenly over Dice Age's legal actions: at most ``MAX_BARS`` bars (here 3,
     fewer than Dice Age's widest choices), the rest summed."""
