@@ -128,8 +128,9 @@ class GameSession:
         self.ended = self.over
 
     def view(self) -> dict[str, Any]:
-        """What the human's page shows: their seat's picture (hidden things face down), their
-        legal moves when it is their turn, every move so far and, once over, the result."""
+        """What the human's page shows, all as their seat may know it: their picture (hidden
+        things face down), their legal moves when it is their turn, every move so far in their
+        words (``DiceGameEnv.move_label``), the scores they know and, once over, the result."""
         you = seat_name(self.seat)
         to_move = self.to_move
         legal = self.env.legal_actions() if to_move == self.seat else []
