@@ -279,13 +279,13 @@ def play_game(args: argparse.Namespace, seed: int) -> None:
         if seat == args.seat:
             print("\n" + env.render_text(game, env.game_state, args.seat))
             legal = [int(action) for action in obs["action_mask"].nonzero()[0]]
-            action = _ask(legal, game.action_label)
+            action = _ask(legal, lambda action: f"{action}: {env.move_label(action, you)}")
             if action is None:
                 print("Game abandoned.")
                 return
         else:
             action = agents[seat].act(obs["observation"], obs["action_mask"])
-            print(f"{agent} ({names[seat]}): {game.action_label(action)}")
+            print(f"{agent} ({names[seat]}): {env.move_label(action, you)}")
         env.step(action)
     print("\n" + env.render_text(game, env.game_state, args.seat))
     winners = game.winners(env.game_state) if game.is_terminal(env.game_state) else []

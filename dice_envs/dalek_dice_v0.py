@@ -32,6 +32,7 @@ from dice_envs.dalek_dice.encoding import DalekDiceEncoder
 from dice_envs.dalek_dice.picture import draw
 from dice_envs.dalek_dice.rendering import render
 from dice_envs.dalek_dice.rules import DalekDice
+from dice_envs.dalek_dice.view import move_label
 
 
 class raw_env(DiceGameEnv):
@@ -40,6 +41,7 @@ class raw_env(DiceGameEnv):
     encoder_class = DalekDiceEncoder
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
+    label_move = staticmethod(move_label)
 
 
 env = raw_env.guarded

@@ -33,6 +33,7 @@ from dice_envs.dice_age.encoding import DiceAgeEncoder
 from dice_envs.dice_age.picture import draw
 from dice_envs.dice_age.rendering import render
 from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.view import move_label, seen_scores
 
 
 class raw_env(DiceGameEnv):
@@ -41,6 +42,8 @@ class raw_env(DiceGameEnv):
     encoder_class = DiceAgeEncoder
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
+    label_move = staticmethod(move_label)
+    see_scores = staticmethod(seen_scores)
 
 
 env = raw_env.guarded

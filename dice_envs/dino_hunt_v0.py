@@ -30,6 +30,7 @@ from dice_envs.dino_hunt.encoding import DinoHuntEncoder
 from dice_envs.dino_hunt.picture import draw
 from dice_envs.dino_hunt.rendering import render
 from dice_envs.dino_hunt.rules import DinoHunt
+from dice_envs.dino_hunt.view import move_label
 
 
 class raw_env(DiceGameEnv):
@@ -38,6 +39,7 @@ class raw_env(DiceGameEnv):
     encoder_class = DinoHuntEncoder
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
+    label_move = staticmethod(move_label)
 
 
 env = raw_env.guarded

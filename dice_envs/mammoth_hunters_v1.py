@@ -36,6 +36,7 @@ from dice_envs.mammoth_hunters.encoding import MammothHuntersEncoder
 from dice_envs.mammoth_hunters.picture import draw
 from dice_envs.mammoth_hunters.rendering import render
 from dice_envs.mammoth_hunters.rules import MammothHunters
+from dice_envs.mammoth_hunters.view import move_label
 
 
 class raw_env(DiceGameEnv):
@@ -44,6 +45,7 @@ class raw_env(DiceGameEnv):
     encoder_class = MammothHuntersEncoder
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
+    label_move = staticmethod(move_label)
 
 
 env = raw_env.guarded

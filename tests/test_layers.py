@@ -277,6 +277,7 @@ GAME_TEMPLATE: dict[str, int] = {
     "rules": 5,
     "encoding": 6,
     "rendering": 6,
+    "view": 6,
     "picture": 7,
 }
 """A game folder's modules, by height (design.md, "one template per game"): each imports only

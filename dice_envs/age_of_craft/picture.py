@@ -16,24 +16,18 @@ from dataclasses import dataclass
 from dice_envs.age_of_craft.actions import USE_INDEX, payment
 from dice_envs.age_of_craft.data import BASIC_KINDS, CARDS, MAX_OFFERS, TURNING_KINDS, WAREHOUSE_CAPACITY, Kind
 from dice_envs.age_of_craft.rules import (
-    ACCEPT,
     ASK,
     BUILD,
     BUILD_INDEX,
-    CANCEL,
     END,
     GIVE,
-    IGNORE,
     OWN_DIE,
     PAY,
     PAY_UP,
     PLAYER,
-    REJECT,
     RETRIEVE,
-    SEND,
     SET_TO,
     STORE,
-    SUFFER,
     TAKE,
     THEIR_DIE,
     USE,
@@ -45,6 +39,7 @@ from dice_envs.age_of_craft.rules import (
     victory_points,
 )
 from dice_envs.age_of_craft.state import RESIDENCE_POINTS
+from dice_envs.age_of_craft.view import BUTTON_LABELS, move_label
 from dice_envs.core.drawing import FOOTER_HEIGHT, HEADER_HEIGHT, PIP_SPOTS, button, decision_bar, die, memoised, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, Scene
 
@@ -94,8 +89,8 @@ STAGE_OF = {
     Decision.PAY: 4,
 }
 """The stage each decision belongs to (an ability's: that of the window it returns to)."""
-END_LABELS = {Decision.EXCHANGE: "pass", Decision.OPENING: "roll Income", Decision.NEGOTIATE: "end negotiation", Decision.BUILD: "end turn"}
-BUTTON_LABELS = {SEND: "send offer", CANCEL: "cancel offer", ACCEPT: "accept", REJECT: "reject", IGNORE: "ignore attack", SUFFER: "suffer attack"}
+BUTTONS = frozenset([*BUTTON_LABELS, END])
+"""The moves with no piece of the table to click: a button each, in the labeller's words."""
 PLAYER_BUTTONS = {Decision.EXCHANGE: "swap dice", Decision.NEGOTIATE: "make offer", Decision.EFFECT: "attack"}
 STEP_NOTES = {
     Step.NONE: "",
@@ -412,9 +407,7 @@ def draw_game_over(scene: Scene, state: AgeOfCraftState, y: float) -> None:
 def draw_buttons(scene: Scene, table: Table) -> None:
     """The legal moves with no piece of the table to click (end, send, accept ...), in a row at
     the bottom of the turn panel."""
-    state = table.state
-    labels = {**BUTTON_LABELS, END: END_LABELS.get(state.decision, "end")}
-    buttons = [(action, labels[action]) for action in sorted(table.legal) if action in labels]  # two at most
+    buttons = [(action, move_label(table.game, table.state, action, None)) for action in sorted(table.legal) if action in BUTTONS]  # two at most
     width = (LEFT_W - 24 - 4) / 2
     for index, (action, label) in enumerate(buttons):
         button(scene, LEFT_X + 12 + index * (width + 4), BOTTOM - 34, width, 22, label, action, 10)

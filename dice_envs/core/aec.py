@@ -35,6 +35,7 @@ from dice_envs.core.encoding import Encoder
 from dice_envs.core.engine import TERMINAL, Game, ParameterError, require_choice, require_int
 from dice_envs.core.picture import Scene
 from dice_envs.core.state import GameState
+from dice_envs.core.view import Score, public_scores, table_label
 
 REWARD_MODES = ("win_loss", "score")
 """``win_loss``: +1 / -1 at the end (0 for all if everyone shares the win).
@@ -79,6 +80,11 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     draw_picture: ClassVar[staticmethod[[Any, Any, int | None], Scene]]
     """``draw(game, state, observer) -> Scene`` (the game's ``picture.py``; observer ``None``: the
     spectator), wrapped in ``staticmethod``."""
+    label_move: ClassVar[staticmethod[[Any, Any, int, int | None], str]] = staticmethod(table_label)
+    """``move_label(game, state, action, viewer) -> str`` (the game's ``view.py``), wrapped in
+    ``staticmethod``: a move in words, as the viewer may know it."""
+    see_scores: ClassVar[staticmethod[[Any, Any, int | None], list[Score]]] = staticmethod(public_scores)
+    """``seen_scores(game, state, viewer)``: the scores as the viewer knows them."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -293,6 +299,15 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
         if not self._has_reset:
             raise AssertionError("reset() needs to be called before picture().")
         return self.draw_picture(self.game, self.game_state, self._observer(self.render_view if view is None else view))
+
+    def move_label(self, action: int, view: str = SPECTATOR_VIEW, state: GameState | None = None) -> str:
+        """``action`` in words, as ``view`` may know it, made in ``state`` (default: the current
+        position), seats named absolutely (``dice_envs.core.view``)."""
+        return self.label_move(self.game, self.game_state if state is None else state, action, self._observer(view))
+
+    def seen_scores(self, view: str = SPECTATOR_VIEW, state: GameState | None = None) -> list[Score]:
+        """The scores of ``state`` (default: the current position) as ``view`` knows them."""
+        return self.see_scores(self.game, self.game_state if state is None else state, self._observer(view))
 
     def _observer(self, view: str) -> int | None:
         """The seat whose view ``view`` names (``None`` for the spectator); one clear error otherwise."""

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 
 from dice_envs.core.drawing import box, button, decision_bar, framed_box, memoised, new_scene, race_track, seat_name
 from dice_envs.core.picture import HIGHLIGHT, INK, MUTED, PANEL, Scene
+from dice_envs.core.view import button_text
 from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.rendering import TURN_END_TEXT
 from dice_envs.dalek_dice.rules import DalekDice
-from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, daleks, dice_left, humans, turn_points
+from dice_envs.dalek_dice.state import DalekDiceState, Decision, daleks, dice_left, humans
+from dice_envs.dalek_dice.view import roll_text, stop_text
 
 WIDTH, HEIGHT = 760, 440
 """Room for six race lanes, a roll of ten dice in a row and the battle; no larger, as every frame
@@ -227,17 +229,9 @@ def _specials(scene: Scene, state: DalekDiceState, y: float) -> None:
 
 def _buttons(scene: Scene, state: DalekDiceState, legal: Sequence[int], y: float) -> None:
     """Roll the rest and stop, clickable when legal; each says what it would do."""
-    left, decision = dice_left(state), state.decision
-    roll_text = "Roll all ten dice" if decision == Decision.START_TURN else f"Roll the rest ({left} dice)"
-    stop_text = "Stop"
-    if decision in (Decision.KEEP, Decision.FINISH_KEEPING):
-        how = TurnEnd.EXTERMINATE if decision == Decision.FINISH_KEEPING else TurnEnd.STOPPED
-        stop_text = f"Stop and score {turn_points(how, state.kept, left)}"
-    elif decision == Decision.GAME_OVER:
-        roll_text = "Roll the rest"
-    for action, text, x in ((ROLL, roll_text, INNER_X), (STOP, stop_text, INNER_X + 196)):
+    for action, text, x in ((ROLL, roll_text(state), INNER_X), (STOP, stop_text(state), INNER_X + 196)):
         enabled = action in legal
-        button(scene, x, y, 180, 30, text, action if enabled else None, size=13)
+        button(scene, x, y, 180, 30, button_text(text), action if enabled else None, size=13)
     if state.decision == Decision.KEEP and not state.kept_this_roll:
         scene.text(INNER_X + 388, y + 15, "keep a die first", size=11, fill=HIGHLIGHT)
 

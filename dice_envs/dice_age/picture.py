@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from dice_envs.core.drawing import BUTTON_LIT, FOOTER_HEIGHT, button, decision_bar, die, new_scene, seat_colour, seat_name
 from dice_envs.core.picture import FACE_DOWN, HIGHLIGHT, INK, MUTED, PANEL, Scene
+from dice_envs.core.view import button_text
 from dice_envs.dice_age.actions import (
     COUNSEL_REROLL,
     COUNSEL_SELECT,
@@ -43,7 +44,6 @@ from dice_envs.dice_age.data import (
     HONOR_POINTS,
     HUNTERS_PRIDE_POINTS,
     HUNTING_BONUS,
-    INNOVATION_SHELL,
     PREY_POINTS,
     ROUNDS,
     SHELL_VALUES,
@@ -54,6 +54,7 @@ from dice_envs.dice_age.data import (
 )
 from dice_envs.dice_age.rules import OWN_PLACING_ORDER, DiceAge
 from dice_envs.dice_age.state import MAX_PLAYERS, Decision, DiceAgeState, PlayerState, score_breakdown, strength_by_owner, strongest_owner
+from dice_envs.dice_age.view import intimidate_target, move_label, score_text, shells_seen
 
 WIDTH, HEIGHT = 1000, 700
 BOARD_X, BOARD_Y, BOARD_W = 10, 44, 620
@@ -166,12 +167,10 @@ def _line_targets(game: DiceAge, state: DiceAgeState, legal: Sequence[int]) -> d
     """The legal action of each clickable die in the grounds, by (ground, position in its line):
     an Intimidate target (an opponent's latest die of a size) or a die to Retreat."""
     targets: dict[tuple[int, int], int] = {}
-    n, current = game.num_players, state.current
+    current = state.current
     for action in legal:
         if INTIMIDATE <= action < USE_RETREAT:
-            ground_opponent, large = divmod(action - INTIMIDATE, 2)
-            ground, opponent = divmod(ground_opponent, MAX_PLAYERS - 1)
-            owner = (current + opponent + 1) % n
+            ground, owner, large = intimidate_target(game, state, action)
             line = state.areas[ground]
             position = max(p for p, (o, kind) in enumerate(line) if o == owner and (kind in (Die.LARGE, Die.WANDERER)) == bool(large))
             targets[ground, position] = action
@@ -323,22 +322,22 @@ def _hand_to_roll(scene: Scene, state: DiceAgeState) -> None:
         scene.text(BOARD_X + 20, cy + 40, "out of dice: take a generation pair (right)", size=12, bold=True)
 
 
-def _buttons(scene: Scene, state: DiceAgeState, legal: Sequence[int]) -> None:
+def _buttons(scene: Scene, game: DiceAge, state: DiceAgeState, legal: Sequence[int]) -> None:
     """The turn's buttons for the pending decision, lit when legal; a hint for the dice to click."""
     x, w = BOARD_X + CAMP_W + 8, BOARD_W - CAMP_W - 8
     y = CAMP_Y
     held = state.players[state.current].tiles
     buttons: list[tuple[str, int]] = []
     if state.decision == Decision.PRE_ROLL:
-        buttons = [("Roll", ROLL)]
+        buttons = [(button_text(move_label(game, state, ROLL, None)), ROLL)]
     elif state.decision == Decision.PLACING:
-        buttons = [("Finish placing", FINISH)]
+        buttons = [(button_text(move_label(game, state, FINISH, None)), FINISH)]
     elif state.decision == Decision.COUNSEL_SELECT:
-        buttons = [("Re-roll chosen", COUNSEL_REROLL)]
+        buttons = [("Re-roll chosen", COUNSEL_REROLL)]  # the label's short form: the button is narrow
     if state.decision == Decision.PLACING and held[Tile.COUNSEL]:
-        buttons.append(("Use Counsel", USE_COUNSEL))
+        buttons.append((button_text(move_label(game, state, USE_COUNSEL, None)), USE_COUNSEL))
     if state.decision in (Decision.PRE_ROLL, Decision.PLACING) and held[Tile.RETREAT]:
-        buttons.append(("Use Retreat", USE_RETREAT))
+        buttons.append((button_text(move_label(game, state, USE_RETREAT, None)), USE_RETREAT))
     for label, action in buttons:
         button(scene, x, y, w, 34, label, action if action in legal else None)
         y += 42
@@ -360,7 +359,7 @@ def _click_hints(legal: Sequence[int]) -> list[str]:
 
 
 def _final_scores(scene: Scene, game: DiceAge, state: DiceAgeState, observer: int | None) -> None:
-    """At the game's end, the camp shows each player's scoring (shells face down for others)."""
+    """At the game's end, the camp shows each player's scoring, shells face up (``view.py``)."""
     scene.text(BOARD_X + 12, CAMP_Y + 12, "Final scoring", size=12, bold=True)
     for name, column in zip(SCORE_COLUMNS, SCORE_X):
         scene.text(BOARD_X + column, CAMP_Y + 34, name, size=10, anchor="end", fill=MUTED)
@@ -369,39 +368,16 @@ def _final_scores(scene: Scene, game: DiceAge, state: DiceAgeState, observer: in
         winner = seat in state.winners
         scene.circle(BOARD_X + 20, y, 6, fill=seat_colour(seat))
         scene.text(BOARD_X + 32, y, seat_name(seat) + (" WINNER" if winner else ""), size=11, bold=winner)
-        for col, (cell, column) in enumerate(zip(_score_cells(state, seat, observer), SCORE_X)):
+        for col, (cell, column) in enumerate(zip(_score_cells(state, seat), SCORE_X)):
             scene.text(BOARD_X + column, y, cell, size=11, anchor="end", bold=col == len(SCORE_COLUMNS) - 1)
-    if observer is not None and any(player.shells for seat, player in enumerate(state.players) if seat != observer):
-        scene.text(BOARD_X + 12, CAMP_Y + 66 + game.num_players * 24, "?: other players' shell tiles are face down", size=10, fill=MUTED)
 
 
 # ------------------------------------------------------------------ scores
 
-def _hidden_points(state: DiceAgeState, seat: int, observer: int | None) -> tuple[int, int]:
-    """Points that hang on shell values the observer cannot see: (the shells, Innovation's)."""
-    player = state.players[seat]
-    if observer is None or observer == seat:
-        return 0, 0
-    twenties = player.shells.count(SHELL_VALUES[INNOVATION_SHELL])
-    return sum(player.shells), player.honors[Honor.INNOVATION] * HONOR_POINTS[Honor.INNOVATION] * twenties
-
-
-def _score_cells(state: DiceAgeState, seat: int, observer: int | None) -> list[str]:
-    """The scoring by ``SCORE_COLUMNS``, "?" for what face-down shells decide."""
+def _score_cells(state: DiceAgeState, seat: int) -> list[str]:
+    """The final scoring by ``SCORE_COLUMNS`` (at game over every shell is face up)."""
     breakdown = score_breakdown(state, seat)
-    shells, innovation = _hidden_points(state, seat, observer)
-    hidden = shells > 0
-    honor = str(breakdown["honor"] - innovation) + ("+?" if hidden and state.players[seat].honors[Honor.INNOVATION] else "")
-    cells = [str(breakdown[name]) for name in SCORE_COLUMNS[:3]]
-    total = sum(breakdown.values()) - shells - innovation
-    return [*cells, honor, "?" if hidden else str(breakdown["shells"]), f"{total}+?" if hidden else str(total)]
-
-
-def _score_text(state: DiceAgeState, seat: int, observer: int | None) -> str:
-    """The score if the game ended now; without face-down shells, "+ shells"."""
-    shells, innovation = _hidden_points(state, seat, observer)
-    total = sum(score_breakdown(state, seat).values()) - shells - innovation
-    return f"{total} + shells" if shells else str(total)
+    return [*(str(breakdown[name]) for name in SCORE_COLUMNS[:-1]), str(sum(breakdown.values()))]
 
 
 # ------------------------------------------------------------------ the players
@@ -421,13 +397,13 @@ def _player_panel(scene: Scene, game: DiceAge, state: DiceAgeState, seat: int, o
         tags += 50
     if seat in state.winners:
         scene.text(tags, y + 13, "WINNER", size=11, fill=HIGHLIGHT, bold=True)
-    scene.text(x + SIDE_W - 10, y + 13, "score " + _score_text(state, seat, observer), size=12, anchor="end", bold=True)
+    scene.text(x + SIDE_W - 10, y + 13, "score " + score_text(state, seat, observer), size=12, anchor="end", bold=True)
     _dice_row(scene, game, player, seat, x + 10, y + 35)
     uses = {tile: action for tile, action in TILE_USES.items() if to_act and action in legal}
     _tiles_row(scene, player, x + 236, y + 35, uses)
     scene.text(x + 10, y + 58, "prey", size=10, fill=MUTED)
     _prey_row(scene, player.prey, x + 40, y + 58)
-    _shells_row(scene, player.shells, x + 160, y + 58, visible=observer is None or observer == seat)
+    _shells_row(scene, player.shells, x + 160, y + 58, visible=shells_seen(state, seat, observer))
     _honors_row(scene, player.honors, x + 10, y + 81)
     if player.done and state.decision != Decision.GAME_OVER:
         bonuses = ", ".join(PROSPERITY_HINTS[bonus] for bonus in player.prosperity)
@@ -569,7 +545,7 @@ def draw(game: DiceAge, state: DiceAgeState, observer: int | None) -> Scene:
     if state.decision == Decision.GAME_OVER:
         _final_scores(scene, game, state, observer)
     else:
-        _buttons(scene, state, legal)
+        _buttons(scene, game, state, legal)
     for seat in range(game.num_players):
         _player_panel(scene, game, state, seat, observer, legal)
     _supply(scene, state)

@@ -438,8 +438,11 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
         return 1000.0
 
     def resample_hidden(self, state: DiceAgeState, observer: int, rng: np.random.Generator) -> DiceAgeState:
-        """Redeal the shell tiles the observer cannot see: other players' tiles and the pile."""
+        """Redeal the shell tiles the observer cannot see: other players' tiles and the pile.  At
+        game over every player's tiles are face up for the final count, so only the pile is unseen."""
         variant = state.clone()
+        if variant.decision == Decision.GAME_OVER:
+            return variant
         unseen = list(variant.shell_pile)
         for seat, player in enumerate(variant.players):
             if seat != observer:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from dice_envs.core.drawing import box, button, decision_bar, die, new_scene, race_track, seat_name
 from dice_envs.core.picture import INK, MUTED, PANEL, Scene
+from dice_envs.core.view import button_text
 from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import STOMPS_TO_END_TURN, Face
 from dice_envs.dino_hunt.rendering import TURN_END_TEXT
 from dice_envs.dino_hunt.rules import DinoHunt
 from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd
+from dice_envs.dino_hunt.view import move_label
 
 WIDTH, HEIGHT = 640, 400
 DIE = 30
@@ -89,7 +91,8 @@ def draw(game: DinoHunt, state: DinoHuntState, observer: int | None) -> Scene:
     _dice_row(scene, 248, 240, f"Cup {sum(state.cup)}", state.cup, None)
 
     legal = game.legal_actions(state)
-    for action, label, x, w in ((ROLL, "Roll", 248, 112), (STOP, "Stop and score", 372, 150)):
+    for action, x, w in ((ROLL, 248, 112), (STOP, 372, 150)):
+        label = button_text(move_label(game, state, action, observer))
         button(scene, x, 282, w, 32, label, action if action in legal else None, size=13)
 
     if state.decision == Decision.GAME_OVER:

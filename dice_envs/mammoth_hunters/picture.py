@@ -61,6 +61,7 @@ from dice_envs.mammoth_hunters.rules import (
     Step,
 )
 from dice_envs.mammoth_hunters.state import region_limit
+from dice_envs.mammoth_hunters.view import CARD_TITLES, LANDSCAPE_CARDS, decider, move_label
 
 WIDTH, HEIGHT = 1000, 700
 MAP_X, MAP_Y = 16, 56
@@ -100,26 +101,6 @@ LIGHT_BACK, DARK_BACK = "#c9b27a", "#3f3128"
 """Card backs: a card's colour shows from behind (the encoder counts each hand's light and dark cards)."""
 ON_DARK = "#fdf6e3"
 
-LANDSCAPE_CARDS = (Card.STEPPE, Card.TUNDRA, Card.FOREST, Card.HILLS, Card.RIVER, Card.MOOR)
-CARD_TITLES = {
-    **{card: card.name.title() for card in LANDSCAPE_CARDS},
-    Card.SWAP: "Swap",
-    Card.SHIFT: "Shift",
-    Card.MAMMOTH_AND_HUNTERS: "Mammoth+Hunters",
-    Card.MAMMOTH_MOVE: "Mammoth move",
-    Card.MAMMOTH: "Mammoth",
-    Card.FIRE: "Fire",
-    Card.CLUB: "Club",
-    Card.CULT: "Cult",
-    Card.PLACE_2: "Place 2",
-    Card.PLACE_1: "Place 1",
-    Card.DARK_FIRE: "Fire",
-    Card.REMOVE_2: "Remove 2",
-    Card.REMOVE_1: "Remove 1",
-    Card.MAMMOTH_REMOVAL: "Mammoth removal",
-    Card.CLUB_OR_MOVE: "Club or move",
-    Card.DARK_CULT: "Cult",
-}
 CHIP_TITLES = {
     **CARD_TITLES,
     Card.MAMMOTH_AND_HUNTERS: "Mam+Hunt",
@@ -155,15 +136,6 @@ CARD_TEXT: dict[int, tuple[str, ...]] = {
     Card.DARK_CULT: ("copy the top card", "of a discard pile"),
 }
 """What a card does, in a few short lines (its full text: ``docs/games/mammoth_hunters.md``)."""
-OPTION_LABELS = {
-    **{card: (f"3 into {card.name.lower()}", "2 anywhere") for card in LANDSCAPE_CARDS},
-    Card.MAMMOTH_MOVE: ("a mammoth and own hunters", "own hunters only"),
-    Card.MAMMOTH: ("new mammoth (2 stones)", "to a neighbour (3 stones)", "anywhere (5 stones)"),
-    Card.CLUB: ("take a club", "a mammoth instead"),
-    Card.CLUB_OR_MOVE: ("take a club", "move up to 2 own hunters"),
-}
-"""The options of a card (a Cult's are the two top cards, see ``option_label``)."""
-
 STEP_TEXT = {
     Step.OPTION: "choose an option",
     Step.PLAYER: "choose the opponent who carries it out",
@@ -218,13 +190,6 @@ class Table:
     def sees(self, seat: int) -> bool:
         """Whether the viewer sees the seat's hand."""
         return self.observer is None or self.observer == seat
-
-
-def decider(game: MammothHunters, state: MammothHuntersState) -> int | None:
-    """The seat that owns the pending decision (``None`` once the game is over)."""
-    if state.decision == Decision.GAME_OVER:
-        return None
-    return state.effect.decider if state.decision == Decision.EFFECT else state.current
 
 
 def clickable(game: MammothHunters, state: MammothHuntersState, observer: int | None) -> frozenset[int]:
@@ -641,43 +606,13 @@ def draw_buttons(scene: Scene, table: Table) -> None:
         x += width + 8
 
 
+BUTTON_ACTIONS = frozenset([NO_DISCARD, DRAW_LIGHT, DRAW_DARK, *range(OPTION, OPTION + NUM_OPTIONS), *range(PLAYER, OWN_CLUBBED + 1), DONE])
+"""The choices that are no place on the table: a button each, in the labeller's words."""
+
+
 def button_labels(table: Table) -> list[tuple[int, str]]:
-    state, n = table.state, table.game.num_players
-    effect = state.effect
-    labels = []
-    for action in sorted(table.actions):
-        if OPTION <= action < OPTION + NUM_OPTIONS:
-            labels.append((action, option_label(state, effect.card, action - OPTION)))
-        elif PLAYER <= action < HUNTER:
-            labels.append((action, f"{seat_name((effect.player + action - PLAYER + 1) % n)} carries it out"))
-        elif HUNTER <= action < OWN_CLUBBED:
-            owner = (effect.decider + action - HUNTER) % n
-            labels.append((action, "own hunter" if owner == effect.decider else f"{seat_name(owner)}'s hunter"))
-        elif action == OWN_CLUBBED:
-            labels.append((action, "own hunter with club"))
-        elif action in (DRAW_LIGHT, DRAW_DARK):
-            labels.append((action, "draw a light card" if action == DRAW_LIGHT else "draw a dark card"))
-        elif action == NO_DISCARD:
-            labels.append((action, "keep all cards (no discard)"))
-        elif action == DONE:
-            labels.append((action, done_label(state)))
-    return labels
-
-
-def option_label(state: MammothHuntersState, card: int, option: int) -> str:
-    if card in (Card.CULT, Card.DARK_CULT):
-        light = option == 0
-        top = (state.light_discard if light else state.dark_discard)[-1]
-        return f"copy {'light' if light else 'dark'} top: {CARD_TITLES[Card(top)]}"
-    return OPTION_LABELS[Card(card)][option]
-
-
-def done_label(state: MammothHuntersState) -> str:
-    if state.decision == Decision.GLACIER:
-        return "lay no glacier"
-    if state.effect.step == Step.ATTACH:
-        return "keep the club"
-    return "done (stop here)"
+    actions = sorted(table.actions & BUTTON_ACTIONS)
+    return [(action, move_label(table.game, table.state, action, table.observer)) for action in actions]
 
 
 # ================================================================ the whole picture

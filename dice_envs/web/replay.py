@@ -8,7 +8,8 @@ and script are inlined from ``dice_envs/web/assets``, and the game travels as on
 ``<script type="application/json">`` tag (the page's Content-Security-Policy allows nothing to be
 fetched).  The blob holds the log itself (the page offers it for download) and one frame per
 position from ``GameLog.positions``: its picture as SVG, the scores and who is to act, and for each
-move who made it, its label and, for a trained policy, its probabilities over the legal actions.
+move who made it, its label and, for a trained policy, its probabilities over the legal actions;
+labels and scores are the view's (``DiceGameEnv.move_label``, ``DiceGameEnv.seen_scores``).
 Each player is shown by its short label (a model's file stem), its full spec in a tooltip, so a
 move fits one line of the list.
 
@@ -76,7 +77,7 @@ def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
         for seat, spec in enumerate(log.players)
     ]
     frames = [
-        {"picture": picture, "scores": _numbers(game.scores(state)), "to_act": game.current_player(state)}
+        {"picture": picture, "scores": _numbers(env.seen_scores(view, state)), "to_act": game.current_player(state)}
         for picture, state in zip(pictures, positions)
     ]
     return {
@@ -85,8 +86,8 @@ def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
         "players": players,
         "svg_lines": lines,
         "frames": frames,
-        "moves": [_move(game, move) for move in log.moves],
-        "result": _result(result_of(env), log),
+        "moves": [_move(env, state, move, view) for move, state in zip(log.moves, positions)],
+        "result": _result(result_of(env), log, env.seen_scores(view)),
         "log": log.to_dict(),
         "log_name": f"{log.env}-seed{log.seed}.json",
     }
@@ -123,12 +124,15 @@ def _edit(previous: list[int], current: list[int]) -> list[int]:
     return pairs
 
 
-def _move(game: Any, move: Move) -> dict[str, Any]:
-    """One decision as the page lists it: who, what, and the policy's bars (most likely first)."""
-    entry: dict[str, Any] = {"seat": move.seat, "action": move.action, "label": game.action_label(move.action)}
-    if move.probabilities is not None:
+def _move(env: Any, state: Any, move: Move, view: str) -> dict[str, Any]:
+    """One decision as the page lists it, in ``view``'s words for the position it was made in:
+    who, what, and the policy's bars (most likely first).  The bars are shown only to the seat
+    that decided and to the spectator: which actions a policy weighs are its legal ones, and
+    those can tell what it holds face down."""
+    entry: dict[str, Any] = {"seat": move.seat, "action": move.action, "label": env.move_label(move.action, view, state)}
+    if move.probabilities is not None and view in (SPECTATOR_VIEW, seat_name(move.seat)):
         ranked = sorted(move.probabilities.items(), key=lambda item: (-item[1], item[0]))
-        entry["bars"] = [[game.action_label(action), round(p, 4), action == move.action] for action, p in ranked[:MAX_BARS]]
+        entry["bars"] = [[env.move_label(action, view, state), round(p, 4), action == move.action] for action, p in ranked[:MAX_BARS]]
         rest = ranked[MAX_BARS:]
         if rest:
             entry["rest"] = [len(rest), round(sum(p for _, p in rest), 4)]
@@ -150,15 +154,17 @@ def outcome_text(result: Result, players: Sequence[str], num_moves: int) -> str:
     return "shared win: " + ", ".join(who(seat) for seat in result.winners)
 
 
-def _result(result: Result, log: GameLog) -> dict[str, Any]:
+def _result(result: Result, log: GameLog, scores: Sequence[float | str]) -> dict[str, Any]:
+    """The outcome; ``scores``: the last position's, as the view knows them."""
     return {
         "text": outcome_text(result, [label(spec) for spec in log.players], len(log.moves)),
         "winners": result.winners,
-        "scores": _numbers(result.scores),
+        "scores": _numbers(scores),
         "finished": result.finished,
     }
 
 
-def _numbers(values: Any) -> list[float | int]:
-    """Scores as JSON numbers: whole ones without a decimal point."""
-    return [int(value) if float(value).is_integer() else round(float(value), 3) for value in values]
+def _numbers(values: Sequence[float | str]) -> list[float | int | str]:
+    """Scores as JSON numbers, whole ones without a decimal point; a score partly face down
+    ("690 + shells") as its words."""
+    return [value if isinstance(value, str) else int(value) if float(value).is_integer() else round(float(value), 3) for value in values]

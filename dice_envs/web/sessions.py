@@ -25,6 +25,7 @@ from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.drawing import seat_colour, seat_name
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog, Move, result_of
+from dice_envs.game_log import play as replay_move
 from dice_envs.web.catalogue import AgentCatalogue
 
 HUMAN = "human"
@@ -53,6 +54,25 @@ class Refused(Exception):
         self.message = message
 
 
+class SeenMoves:
+    """A game's moves in words as one seat saw them, each labelled in the position it was made in
+    (``DiceGameEnv.move_label``): a copy of the game replays the log, catching up on the moves
+    added since the last call, so a view costs the new moves only."""
+
+    def __init__(self, log: GameLog, view: str) -> None:
+        self.log = log
+        self.view = view
+        self.env = log.make_env()
+        self.seen: list[str] = []
+
+    def labels(self) -> list[str]:
+        for number in range(len(self.seen), len(self.log.moves)):
+            move = self.log.moves[number]
+            self.seen.append(self.env.move_label(move.action, self.view))
+            replay_move(self.env, move, number)
+        return self.seen
+
+
 @dataclass(eq=False)
 class GameSession:
     """One game between a human at ``seat`` and the agents at every other seat."""
@@ -69,6 +89,8 @@ class GameSession:
     ended: bool = False
     """``over``, as of the last move: what the store reads without taking the game's lock."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    seen_moves: SeenMoves | None = field(default=None, repr=False)
+    """The move list in the human's words, made when the page first asks for it."""
 
     @property
     def over(self) -> bool:
@@ -106,22 +128,26 @@ class GameSession:
         self.ended = self.over
 
     def view(self) -> dict[str, Any]:
-        """What the human's page shows: their seat's picture (hidden things face down), their
-        legal moves when it is their turn, every move so far and, once over, the result."""
-        game, state = self.env.game, self.env.game_state
+        """What the human's page shows, all as their seat may know it: their picture (hidden
+        things face down), their legal moves when it is their turn, every move so far in their
+        words (``DiceGameEnv.move_label``), the scores they know and, once over, the result."""
+        you = seat_name(self.seat)
         to_move = self.to_move
         legal = self.env.legal_actions() if to_move == self.seat else []
+        if self.seen_moves is None:
+            self.seen_moves = SeenMoves(self.log, you)
+        labels = self.seen_moves.labels()
         return {
             "id": self.id,
             "env": self.log.env,
             "seat": self.seat,
             "players": self.labels,
             "colours": [seat_colour(seat) for seat in range(len(self.labels))],
-            "picture": self.env.picture(seat_name(self.seat)).to_svg(),
+            "picture": self.env.picture(you).to_svg(),
             "to_move": to_move,
-            "legal": [{"action": action, "label": game.action_label(action)} for action in legal],
-            "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": game.action_label(move.action)} for move in self.log.moves],
-            "scores": [float(score) for score in game.scores(state)],
+            "legal": [{"action": action, "label": self.env.move_label(action, you)} for action in legal],
+            "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": label} for move, label in zip(self.log.moves, labels)],
+            "scores": self.env.seen_scores(you),
             "over": to_move is None,
             "result": self._result_text() if to_move is None else None,
         }

@@ -137,8 +137,9 @@ def test_shared_lines_rebuild_every_document() -> None:
 
 def test_each_decision_names_its_move_and_who_made_it(model_game: GameLog, model_page: str) -> None:
     data = embedded(model_page)
-    game = model_game.make_env().game
-    assert [(move["seat"], move["label"]) for move in data["moves"]] == [(m.seat, game.action_label(m.action)) for m in model_game.moves]
+    env = model_game.make_env()
+    labels = [env.move_label(m.action, "spectator", state) for m, state in zip(model_game.moves, model_game.positions())]
+    assert [(move["seat"], move["label"]) for move in data["moves"]] == [(m.seat, label) for m, label in zip(model_game.moves, labels)]
     assert [player["spec"] for player in data["players"]] == [MODEL, "cup_counter"]
     assert [player["label"] for player in data["players"]] == ["dino_hunt_ppo", "cup_counter"]  # not the model's whole path
     result = model_game.result()
@@ -148,19 +149,25 @@ def test_each_decision_names_its_move_and_who_made_it(model_game: GameLog, model
 
 def test_a_model_agents_probabilities_are_shown(model_game: GameLog, model_page: str) -> None:
     data = embedded(model_page)
-    game = model_game.make_env().game
+    env = model_game.make_env()
     shown = 0
-    for move, entry in zip(model_game.moves, data["moves"]):
+    for move, entry, state in zip(model_game.moves, data["moves"], model_game.positions()):
         if move.seat != 0:  # cup_counter has no distribution to show
             assert "bars" not in entry
             continue
         assert move.probabilities is not None and "bars" in entry
         labels, shown_p = [label for label, _, _ in entry["bars"]], [p for _, p, _ in entry["bars"]]
-        assert set(labels) == {game.action_label(action) for action in move.probabilities}
+        assert set(labels) == {env.move_label(action, "spectator", state) for action in move.probabilities}
         assert shown_p == sorted(shown_p, reverse=True) and sum(shown_p) == pytest.approx(1.0, abs=1e-3)
-        assert [label for label, _, chosen in entry["bars"] if chosen] == [game.action_label(move.action)]
+        assert [label for label, _, chosen in entry["bars"] if chosen] == [env.move_label(move.action, "spectator", state)]
         shown += 1
     assert shown > 0
+
+
+def test_a_seats_replay_shows_a_policys_bars_only_for_that_seats_moves(model_game: GameLog) -> None:
+    """The actions a policy weighs are its legal ones, which can tell what it holds face down."""
+    own, other = replay_data(model_game, "player_0")["moves"], replay_data(model_game, "player_1")["moves"]
+    assert any("bars" in entry for entry in own) and not any("bars" in entry for entry in other)
 
 
 def test_many_legal_actions_show_the_likeliest_and_sum_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,8 +233,11 @@ def test_replay_plays_a_game_and_re_renders_its_log(env_name: str, tmp_path: Pat
     assert len(data["frames"]) == len(log.moves) + 1 and data["log"] == log.to_dict()
 
     main(["replay", "--from-log", str(log_path), "--out", str(again), "--view", "player_0"])
-    assert embedded(again.read_text())["moves"] == data["moves"]
-    assert embedded(again.read_text())["view"] == "player_0's view"
+    seen = embedded(again.read_text())
+    assert [(m["seat"], m["action"]) for m in seen["moves"]] == [(m["seat"], m["action"]) for m in data["moves"]]
+    env = log.make_env()
+    assert [m["label"] for m in seen["moves"]] == [env.move_label(m.action, "player_0", state) for m, state in zip(log.moves, log.positions())]
+    assert seen["view"] == "player_0's view"
 
 
 def test_a_finished_game_reports_its_winner(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

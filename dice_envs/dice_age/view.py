@@ -1,0 +1,66 @@
+"""What a seat is shown of a Dice Age position beyond its picture (``dice_envs.core.view``).
+
+Shell tiles are face down by their owner (rulebook, Trade: "No player other than you can view
+their points") until the final count, where every player's points are counted and compared, so
+at game over they are face up for everyone.  Until then another player's score is known only
+without its shells (and without the Innovation honor, which counts 20-point shells): "690 +
+shells".  Intimidate names its target's seat, not its offset from the mover.
+"""
+
+from __future__ import annotations
+
+from dice_envs.core.drawing import seat_name
+from dice_envs.core.view import Score, Viewer, sees
+from dice_envs.dice_age.actions import ACTION_NAMES, INTIMIDATE, SIZES, USE_RETREAT
+from dice_envs.dice_age.data import HONOR_POINTS, INNOVATION_SHELL, SHELL_VALUES, Honor
+from dice_envs.dice_age.rules import DiceAge
+from dice_envs.dice_age.state import MAX_PLAYERS, Decision, DiceAgeState, score_breakdown
+
+
+def intimidate_target(game: DiceAge, state: DiceAgeState, action: int) -> tuple[int, int, bool]:
+    """An Intimidate action's target: (ground, the seat whose die it is, whether the die is large)."""
+    ground_opponent, large = divmod(action - INTIMIDATE, 2)
+    ground, opponent = divmod(ground_opponent, MAX_PLAYERS - 1)
+    return ground, (state.current + opponent + 1) % game.num_players, bool(large)
+
+
+def move_label(game: DiceAge, state: DiceAgeState, action: int, viewer: Viewer) -> str:
+    if INTIMIDATE <= action < USE_RETREAT:
+        ground, owner, large = intimidate_target(game, state, action)
+        return f"Intimidate: {seat_name(owner)}'s {SIZES[large]} die in ground {ground + 1}"
+    return ACTION_NAMES[action]
+
+
+def shells_seen(state: DiceAgeState, seat: int, viewer: Viewer) -> bool:
+    """Whether ``viewer`` sees the values of ``seat``'s shell tiles: its own, or at game over."""
+    return sees(viewer, seat) or state.decision == Decision.GAME_OVER
+
+
+def hidden_points(state: DiceAgeState, seat: int, viewer: Viewer) -> tuple[int, int]:
+    """Points that hang on shell values the viewer cannot see: (the shells, Innovation's)."""
+    if shells_seen(state, seat, viewer):
+        return 0, 0
+    player = state.players[seat]
+    twenties = player.shells.count(SHELL_VALUES[INNOVATION_SHELL])
+    return sum(player.shells), player.honors[Honor.INNOVATION] * HONOR_POINTS[Honor.INNOVATION] * twenties
+
+
+def known_total(state: DiceAgeState, seat: int, viewer: Viewer) -> tuple[int, bool]:
+    """The score if the game ended now, less what face-down shells decide; and whether any do."""
+    shells, innovation = hidden_points(state, seat, viewer)
+    return sum(score_breakdown(state, seat).values()) - shells - innovation, shells > 0
+
+
+def score_text(state: DiceAgeState, seat: int, viewer: Viewer) -> str:
+    """The score in words: the number, or "<the rest> + shells" while shells are face down."""
+    total, hidden = known_total(state, seat, viewer)
+    return f"{total} + shells" if hidden else str(total)
+
+
+def seen_score(state: DiceAgeState, seat: int, viewer: Viewer) -> Score:
+    total, hidden = known_total(state, seat, viewer)
+    return score_text(state, seat, viewer) if hidden else float(total)
+
+
+def seen_scores(game: DiceAge, state: DiceAgeState, viewer: Viewer) -> list[Score]:
+    return [seen_score(state, seat, viewer) for seat in range(game.num_players)]
