@@ -13,8 +13,12 @@ pool (agents may think for a while without holding up other tabs), and ships a t
     GET    /assets/{name}            its script and styles: app.js, app.css, common.css
     GET    /api/catalogue            the games and the agents offered for each
     POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
-    GET    /api/games/{id}           the game as the human sees it
-    POST   /api/games/{id}/move      {"action": N}: the human's move, then the agents' moves
+    GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
+    POST   /api/games/{id}/move      {"action": N}: the human's move, answered at once with its step
+
+A game's agents play in a thread of that game (``sessions.py``): every answer on a game says who
+is thinking and for how long, and the page polls ``?after=K`` for the steps they take, plays them
+back at the person's pace, and offers the human's moves once they are done.
     GET    /api/games/{id}/log       the game's JSON log (once it is over: the log holds the seed)
     GET    /api/games/{id}/replay    its self-contained HTML replay (likewise)
     DELETE /api/games/{id}           drop the game
@@ -30,7 +34,7 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import uvicorn
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
@@ -108,19 +112,20 @@ def create_app(
         session = new_session(catalogue, body.game, body.seat, body.opponents)
         store.add(session)
         with store.using(session.id, session.token):
-            session.play_agents()
-            return {**session.view(), "token": session.token}
+            session.start_agents()
+            return {**session.progress(after=0), "token": session.token}
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str, token: TokenHeader = None) -> dict[str, object]:
+    def show(game_id: str, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
-            return session.view()
+            return session.progress(after)
 
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: HumanMove, token: TokenHeader = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
+            first = len(session.steps)
             session.play_human(body.action)
-            return session.view()
+            return session.progress(after=first)
 
     @app.get("/api/games/{game_id}/log")
     def log(game_id: str, token: TokenHeader = None) -> Response:

@@ -2,10 +2,15 @@
 ``GameStore`` under an unguessable id.
 
 Every request on a game carries its secret token, given only to the tab that created it, so a
-tab can reach no other tab's game.  A game plays its agents' moves as soon as they are due, so
-between requests it waits on the human or is over; its lock keeps two requests on one game from
-interleaving, and nothing a request does reaches any other game.  A session is recorded as it
-goes as a ``GameLog`` (the human's seat named ``human``), for the log and replay downloads.
+tab can reach no other tab's game.  A game's agents play in a thread of that game, started when
+they are due (``start_agents``): a request never waits for them to think, and the page polls for
+the steps they take.  Every move is recorded as a step (who, the label, what it did in words, the
+picture after it as the human's seat sees it; ``dice_envs/web/narration.py``), and a round's
+scoring as a step of its own.  The game's lock keeps two requests, or a request and its agents'
+thread, from interleaving (held only while a move is applied or a view built, never while an agent
+thinks); each game has agents of its own, so nothing a game does waits on any other game.  A
+session is recorded as it goes as a ``GameLog`` (the human's seat named ``human``), for the log and
+replay downloads.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from dice_envs.core.drawing import seat_colour, seat_name
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog, Move, result_of
 from dice_envs.web.catalogue import AgentCatalogue
+from dice_envs.web.narration import narrate
 
 HUMAN = "human"
 """The human's seat in the game log."""
@@ -36,12 +42,9 @@ MAX_GAMES = 32
 IDLE_SECONDS = 30 * 60.0
 """A game untouched this long may make room for a new one."""
 LOCK_WAIT_SECONDS = 30.0
-"""How long a request waits for another request on the same game (agents thinking) to finish."""
+"""How long a request waits for another request on the same game to finish (a move applied, a
+view built: never an agent's thinking, which holds no lock)."""
 SEED_LIMIT = 2**31
-AGENTS_MOVING = threading.Lock()
-"""Held while any agent decides: the catalogue shares one agent between games, and a shared agent
-is not safe in two threads at once (a search's rollout agents remember their plans), so the
-server's agents decide one at a time, whichever tab their games are in."""
 
 
 class Refused(Exception):
@@ -69,6 +72,14 @@ class GameSession:
     ended: bool = False
     """``over``, as of the last move: what the store reads without taking the game's lock."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """Every move so far as the page plays it back, and every scoring a move set off."""
+    thinking_since: float | None = None
+    """When the seat to move began to think, while the agents' thread runs."""
+    failure: str | None = None
+    """Why the agents' thread stopped, if an agent failed."""
+    closed: bool = False
+    """Dropped from the store: its agents' thread stops at its next move."""
 
     @property
     def over(self) -> bool:
@@ -79,15 +90,43 @@ class GameSession:
     def to_move(self) -> int | None:
         return None if self.over else self.env.game.current_player(self.env.game_state)
 
-    def play_agents(self) -> None:
-        """Let the agents move until it is the human's turn or the game is over."""
-        while (seat := self.to_move) is not None and seat != self.seat:
-            with AGENTS_MOVING:
-                move = agent_move(self.env, self.agents[seat], seat)
-            self._play(move)
+    @property
+    def agents_due(self) -> bool:
+        return self.to_move not in (None, self.seat) and self.failure is None and not self.closed
+
+    def start_agents(self) -> None:
+        """Let the agents move in a thread of this game until it is the human's turn or the game
+        is over; the caller holds the game's lock."""
+        if self.agents_due and self.thinking_since is None:
+            self.thinking_since = time.monotonic()
+            threading.Thread(target=self._play_agents, name=f"agents-{self.id[:8]}", daemon=True).start()
+
+    def _play_agents(self) -> None:
+        try:
+            while self._agent_moved():
+                pass
+        except Exception as error:  # an agent's bug: said on the page, not lost in a thread
+            with self.lock:
+                self.failure = f"{type(error).__name__}: {error}"
+                self.thinking_since = None
+
+    def _agent_moved(self) -> bool:
+        """One agent's move, if one is due: decided holding no lock (views keep coming while an
+        agent thinks; no move can be applied meanwhile, as it is no one else's turn)."""
+        with self.lock:
+            if not self.agents_due:
+                self.thinking_since = None  # under the lock: a human move next starts a new thread
+                return False
+            seat = self.env.game.current_player(self.env.game_state)
+        move = agent_move(self.env, self.agents[seat], seat)
+        with self.lock:
+            if not self.closed:
+                self._play(move)
+                self.touched = self.thinking_since = time.monotonic()
+        return True
 
     def play_human(self, action: int) -> None:
-        """The human's move, then the agents' until the human's next turn."""
+        """The human's move; the agents follow in their thread (``start_agents``)."""
         seat = self.to_move
         if seat is None:
             raise Refused(409, "the game is over")
@@ -98,12 +137,42 @@ class GameSession:
             labels = ", ".join(self.env.game.action_label(a) for a in legal)
             raise Refused(400, f"action {action} is not a legal move here; legal: {labels}")
         self._play(Move(self.seat, action))
-        self.play_agents()
+        self.start_agents()
 
     def _play(self, move: Move) -> None:
+        before = self.env.game_state.clone()
+        scores_before = self.steps[-1]["scores"] if self.steps else self.view()["scores"]
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
         self.ended = self.over
+        self._record_steps(move, before, scores_before)
+
+    def _record_steps(self, move: Move, before: Any, scores_before: list[float]) -> None:
+        shown = self.view()
+        told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, shown["scores"])
+        step = {"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move), "said": told.said}
+        self.steps.append({**step, "picture": shown["picture"], "scores": shown["scores"]})
+        if told.scored is not None:
+            self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, "picture": shown["picture"], "scores": shown["scores"]})
+
+    def _who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"{seat_name(seat)} ({self.labels[seat]})"
+
+    def move_label(self, move: Move) -> str:
+        """How every surface of the page names ``move``."""
+        return self.env.game.action_label(move.action)
+
+    def progress(self, after: int | None = None) -> dict[str, Any]:
+        """The view, with the steps from number ``after`` on (none by default), who is thinking
+        and for how long, and why the agents stopped if they failed."""
+        since = self.thinking_since
+        thinking = (
+            None
+            if since is None or self.to_move is None
+            else {"seat": self.to_move, "player": self._who(self.to_move), "seconds": round(time.monotonic() - since, 1)}
+        )
+        first = len(self.steps) if after is None else max(0, min(after, len(self.steps)))
+        return {**self.view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
 
     def view(self) -> dict[str, Any]:
         """What the human's page shows: their seat's picture (hidden things face down), their
@@ -120,7 +189,7 @@ class GameSession:
             "picture": self.env.picture(seat_name(self.seat)).to_svg(),
             "to_move": to_move,
             "legal": [{"action": action, "label": game.action_label(action)} for action in legal],
-            "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": game.action_label(move.action)} for move in self.log.moves],
+            "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": self.move_label(move)} for move in self.log.moves],
             "scores": [float(score) for score in game.scores(state)],
             "over": to_move is None,
             "result": self._result_text() if to_move is None else None,
@@ -140,7 +209,7 @@ class GameSession:
 
 def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str]) -> GameSession:
     """A game of ``env_name`` with the human at ``seat`` and the opponents, by label, at the other
-    seats in order; the agents have not moved yet (``play_agents``)."""
+    seats in order; the agents have not moved yet (``start_agents``)."""
     offer = catalogue.offers.get(env_name)
     if offer is None:
         raise Refused(400, f"unknown game {env_name!r}; offered: {', '.join(catalogue.offers)}")
@@ -186,7 +255,7 @@ class GameStore:
     def add(self, session: GameSession) -> None:
         with self._lock:
             if len(self._sessions) >= self.capacity:
-                del self._sessions[self._droppable().id]
+                self._sessions.pop(self._droppable().id).closed = True
             session.touched = self.clock()
             self._sessions[session.id] = session
 
@@ -200,6 +269,7 @@ class GameStore:
     def remove(self, session: GameSession) -> None:
         with self._lock:
             self._sessions.pop(session.id, None)
+        session.closed = True
 
     @contextmanager
     def using(self, game_id: str, token: str | None) -> Iterator[GameSession]:
