@@ -1,11 +1,12 @@
 """Web app latency: how long a person waits per click against scripted agents, beside a reference.
 
-    python benchmarks/web_latency.py [--games-per-pair 3] [--baseline REV] [--json out.json]
+    python benchmarks/web_latency.py [--games-per-pair 3] [--baseline REV] [--agents SPEC ...] [--json out.json]
 
 Plays whole games of every registered game through the ``dice-envs serve`` app (FastAPI's test
 client, in process: no network, so the figures are the app's own work) with the human at seat 0
 clicking seeded random legal moves, against each scripted agent of the game (``random`` and the
-heuristics, ``default_specs``).  For every click it times:
+heuristics, ``default_specs``; ``--agents`` names others, e.g. ``mcts:simulations=200``, for what a
+person waits on a search).  For every click it times:
 
 - **answer**: the ``POST /api/games/{id}/move`` request, until its answer is in hand (what the page
   waits for before it can show the move made);
@@ -68,7 +69,7 @@ def play_game(client: Any, env_name: str, opponent: str, players: int, rng: rand
     return clicks
 
 
-def worker(games_per_pair: int, only: list[str] | None) -> dict[str, Any]:
+def worker(games_per_pair: int, only: list[str] | None, agents: list[str] | None) -> dict[str, Any]:
     from fastapi.testclient import TestClient
 
     import dice_envs
@@ -76,7 +77,7 @@ def worker(games_per_pair: int, only: list[str] | None) -> dict[str, Any]:
     from dice_envs.web.server import create_app
 
     names = [name for name in dice_envs.list_envs() if not only or name.rsplit("_v", 1)[0] in only]
-    catalogue = AgentCatalogue(default_specs(names), names)
+    catalogue = AgentCatalogue(agents or default_specs(names), names)
     client = TestClient(create_app(catalogue), base_url="http://127.0.0.1")
     results: dict[str, Any] = {"source": str(Path(dice_envs.__file__).resolve().parent.parent), "games": {}}
     for offer in catalogue.offers.values():
@@ -98,9 +99,10 @@ def baseline_tree(rev: str) -> Path:
     return tree
 
 
-def run_worker(source: Path, games_per_pair: int, only: list[str] | None) -> dict[str, Any]:
+def run_worker(source: Path, games_per_pair: int, only: list[str] | None, agents: list[str] | None) -> dict[str, Any]:
     environment = {**os.environ, "PYTHONPATH": str(source), "OMP_NUM_THREADS": "1"}
     command = [sys.executable, __file__, "--worker", "--games-per-pair", str(games_per_pair)] + (["--games", *only] if only else [])
+    command += ["--agents", *agents] if agents else []
     result = json.loads(subprocess.run(command, env=environment, check=True, capture_output=True, text=True).stdout)
     if Path(result["source"]) != source.resolve():
         raise SystemExit(f"the worker imported dice_envs from {result['source']}, not {source}")
@@ -136,20 +138,21 @@ def main() -> None:
     parser.add_argument("--games-per-pair", type=int, default=3, help="whole games per game and opponent agent")
     parser.add_argument("--baseline", metavar="REV", help="also measure this commit's app, from a git worktree")
     parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age)")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC", help="play against these agents instead of the scripted ones")
     parser.add_argument("--json", help="also write every click's times to this file")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.games_per_pair, args.games)))
+        print(json.dumps(worker(args.games_per_pair, args.games, args.agents)))
         return
     sides = {"current": REPO}
     if args.baseline:
         sides = {"baseline": baseline_tree(args.baseline), **sides}
-    results = {side: run_worker(source, args.games_per_pair, args.games) for side, source in sides.items()}
+    results = {side: run_worker(source, args.games_per_pair, args.games, args.agents) for side, source in sides.items()}
     report(results)
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"games_per_pair": args.games_per_pair, "baseline": args.baseline, "results": results}, handle, indent=2)
+            json.dump({"games_per_pair": args.games_per_pair, "baseline": args.baseline, "agents": args.agents, "results": results}, handle, indent=2)
 
 
 if __name__ == "__main__":

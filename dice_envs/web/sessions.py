@@ -80,6 +80,8 @@ class GameSession:
     """Why the agents' thread stopped, if an agent failed."""
     closed: bool = False
     """Dropped from the store: its agents' thread stops at its next move."""
+    _shown: dict[str, Any] | None = field(default=None, init=False, repr=False)
+    """``view()`` as of the last move: a view is built once per move, not once per poll."""
 
     @property
     def over(self) -> bool:
@@ -141,14 +143,14 @@ class GameSession:
 
     def _play(self, move: Move) -> None:
         before = self.env.game_state.clone()
-        scores_before = self.steps[-1]["scores"] if self.steps else self.view()["scores"]
+        scores_before = self._view()["scores"]
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
         self.ended = self.over
         self._record_steps(move, before, scores_before)
 
     def _record_steps(self, move: Move, before: Any, scores_before: list[float]) -> None:
-        shown = self.view()
+        self._shown = shown = self.view()
         told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, shown["scores"])
         step = {"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move), "said": told.said}
         self.steps.append({**step, "picture": shown["picture"], "scores": shown["scores"]})
@@ -172,7 +174,12 @@ class GameSession:
             else {"seat": self.to_move, "player": self._who(self.to_move), "seconds": round(time.monotonic() - since, 1)}
         )
         first = len(self.steps) if after is None else max(0, min(after, len(self.steps)))
-        return {**self.view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
+        return {**self._view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
+
+    def _view(self) -> dict[str, Any]:
+        if self._shown is None:
+            self._shown = self.view()
+        return self._shown
 
     def view(self) -> dict[str, Any]:
         """What the human's page shows: their seat's picture (hidden things face down), their
