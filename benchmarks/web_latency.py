@@ -1,6 +1,6 @@
 """Web app latency: how long a person waits per click against scripted agents, beside a reference.
 
-    python benchmarks/web_latency.py [--games-per-pair 3] [--baseline REV] [--agents SPEC ...] [--json out.json]
+    python benchmarks/web_latency.py [--games-per-pair 3] [--repeats 3] [--baseline REV] [--agents SPEC ...] [--json out.json]
 
 Plays whole games of every registered game through the ``dice-envs serve`` app (FastAPI's test
 client, in process: no network, so the figures are the app's own work) with the human at seat 0
@@ -15,8 +15,9 @@ person waits on a search).  For every click it times:
 
 Each is reported as median and 95th percentile in milliseconds, per game and over all clicks.
 ``--baseline REV`` measures another commit (a ``git worktree`` of it, as
-``benchmarks/engine_throughput.py`` does) in a separate process in the same run, and prints the
-ratios current / baseline.  Works against both the app that answers a move after the agents have
+``benchmarks/engine_throughput.py`` does) in a separate process in the same run, alternating with
+the working tree's ``--repeats`` times (each side's clicks pooled, so that drift in the machine's
+load hits both), and prints the ratios current / baseline.  Works against both the app that answers a move after the agents have
 played and the one that answers at once and plays them in the background.
 """
 
@@ -109,6 +110,15 @@ def run_worker(source: Path, games_per_pair: int, only: list[str] | None, agents
     return result
 
 
+def pooled(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One side's runs as one: every click of every run, by game."""
+    games = {
+        name: {**row, "answer": [t for run in runs for t in run["games"][name]["answer"]], "turn": [t for run in runs for t in run["games"][name]["turn"]]}
+        for name, row in runs[0]["games"].items()
+    }
+    return {"source": runs[0]["source"], "games": games}
+
+
 def percentiles(seconds: list[float]) -> tuple[float, float]:
     """Median and 95th percentile, in milliseconds."""
     ordered = sorted(seconds)
@@ -136,6 +146,7 @@ def report(results: dict[str, dict[str, Any]]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games-per-pair", type=int, default=3, help="whole games per game and opponent agent")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per side, alternating; their clicks pooled")
     parser.add_argument("--baseline", metavar="REV", help="also measure this commit's app, from a git worktree")
     parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age)")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", help="play against these agents instead of the scripted ones")
@@ -148,11 +159,19 @@ def main() -> None:
     sides = {"current": REPO}
     if args.baseline:
         sides = {"baseline": baseline_tree(args.baseline), **sides}
-    results = {side: run_worker(source, args.games_per_pair, args.games, args.agents) for side, source in sides.items()}
+    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for _ in range(args.repeats):
+        for side, source in sides.items():
+            runs[side].append(run_worker(source, args.games_per_pair, args.games, args.agents))
+    results = {side: pooled(side_runs) for side, side_runs in runs.items()}
     report(results)
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"games_per_pair": args.games_per_pair, "baseline": args.baseline, "agents": args.agents, "results": results}, handle, indent=2)
+            json.dump(
+                {"games_per_pair": args.games_per_pair, "repeats": args.repeats, "baseline": args.baseline, "agents": args.agents, "results": results},
+                handle,
+                indent=2,
+            )
 
 
 if __name__ == "__main__":

@@ -81,7 +81,9 @@ class GameSession:
     closed: bool = False
     """Dropped from the store: its agents' thread stops at its next move."""
     _shown: dict[str, Any] | None = field(default=None, init=False, repr=False)
-    """``view()`` as of the last move: a view is built once per move, not once per poll."""
+    _picture: tuple[int, str] | None = field(default=None, init=False, repr=False)
+    """The seat's picture and the number of moves it is after: drawn once per move."""
+    """``view()`` as of the last move, built at the first request after it: not once per poll."""
 
     @property
     def over(self) -> bool:
@@ -142,20 +144,22 @@ class GameSession:
         self.start_agents()
 
     def _play(self, move: Move) -> None:
-        before = self.env.game_state.clone()
-        scores_before = self._view()["scores"]
+        before, scores_before = self.env.game_state.clone(), self.shown_scores()
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
         self.ended = self.over
+        self._shown = None
         self._record_steps(move, before, scores_before)
 
     def _record_steps(self, move: Move, before: Any, scores_before: list[float]) -> None:
-        self._shown = shown = self.view()
-        told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, shown["scores"])
-        step = {"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move), "said": told.said}
-        self.steps.append({**step, "picture": shown["picture"], "scores": shown["scores"]})
+        """The move's step, and a step for the scoring it set off, if any: the picture after it
+        and the scores as the human's seat sees them."""
+        scores = self.shown_scores()
+        after = {"picture": self.seat_picture(), "scores": scores}
+        told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, scores)
+        self.steps.append({"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move), "said": told.said, **after})
         if told.scored is not None:
-            self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, "picture": shown["picture"], "scores": shown["scores"]})
+            self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, **after})
 
     def _who(self, seat: int) -> str:
         return "you" if seat == self.seat else f"{seat_name(seat)} ({self.labels[seat]})"
@@ -176,6 +180,16 @@ class GameSession:
         first = len(self.steps) if after is None else max(0, min(after, len(self.steps)))
         return {**self._view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
 
+    def seat_picture(self) -> str:
+        """The table as the human's seat sees it (hidden things face down), as SVG."""
+        if self._picture is None or self._picture[0] != len(self.log.moves):
+            self._picture = (len(self.log.moves), self.env.picture(seat_name(self.seat)).to_svg())
+        return self._picture[1]
+
+    def shown_scores(self) -> list[float]:
+        """The scores as the human's seat sees them: what the page, its steps and their words show."""
+        return [float(score) for score in self.env.game.scores(self.env.game_state)]
+
     def _view(self) -> dict[str, Any]:
         if self._shown is None:
             self._shown = self.view()
@@ -184,7 +198,7 @@ class GameSession:
     def view(self) -> dict[str, Any]:
         """What the human's page shows: their seat's picture (hidden things face down), their
         legal moves when it is their turn, every move so far and, once over, the result."""
-        game, state = self.env.game, self.env.game_state
+        game = self.env.game
         to_move = self.to_move
         legal = self.env.legal_actions() if to_move == self.seat else []
         return {
@@ -193,11 +207,11 @@ class GameSession:
             "seat": self.seat,
             "players": self.labels,
             "colours": [seat_colour(seat) for seat in range(len(self.labels))],
-            "picture": self.env.picture(seat_name(self.seat)).to_svg(),
+            "picture": self.seat_picture(),
             "to_move": to_move,
             "legal": [{"action": action, "label": game.action_label(action)} for action in legal],
             "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": self.move_label(move)} for move in self.log.moves],
-            "scores": [float(score) for score in game.scores(state)],
+            "scores": self.shown_scores(),
             "over": to_move is None,
             "result": self._result_text() if to_move is None else None,
         }
