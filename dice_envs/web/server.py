@@ -14,7 +14,8 @@ pool (agents may think for a while without holding up other tabs), and ships a t
     GET    /api/catalogue            the games and the agents offered for each
     POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
     GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
-    POST   /api/games/{id}/move      {"action": N}: the human's move, answered at once with its step
+    POST   /api/games/{id}/move      {"action": N, "moves": M}: the human's move, if the game is
+                                     still after M moves; answered at once with its step
 
 A game's agents play in a thread of that game (``sessions.py``): every answer on a game says who
 is thinking and for how long, and the page polls ``?after=K`` for the steps they take, plays them
@@ -73,6 +74,8 @@ class NewGame(BaseModel):
 class HumanMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: StrictInt = Field(ge=0, le=2**31 - 1)
+    moves: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    """How many moves the page had seen: a stale tab's move is refused, not played somewhere else."""
 
 
 def create_app(
@@ -124,7 +127,7 @@ def create_app(
     def move(game_id: str, body: HumanMove, token: TokenHeader = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
             first = len(session.steps)
-            session.play_human(body.action)
+            session.play_human(body.action, body.moves)
             return session.progress(after=first)
 
     @app.get("/api/games/{game_id}/log")

@@ -129,9 +129,12 @@ class GameSession:
                 self.touched = self.thinking_since = time.monotonic()
         return True
 
-    def play_human(self, action: int) -> None:
-        """The human's move; the agents follow in their thread (``start_agents``)."""
+    def play_human(self, action: int, seen: int | None = None) -> None:
+        """The human's move, made on a page that had seen ``seen`` moves (``None``: not said); the
+        agents follow in their thread (``start_agents``)."""
         seat = self.to_move
+        if seen is not None and seen != len(self.log.moves):
+            raise Refused(409, f"the game has moved on since this page saw it ({len(self.log.moves)} moves, not {seen}): another tab?")
         if seat is None:
             raise Refused(409, "the game is over")
         if seat != self.seat:

@@ -179,3 +179,32 @@ def test_a_reload_while_a_search_thinks_resumes_the_game(browser: object, server
     assert page.locator("#moves li").count() >= 1, "the search's moves are listed"  # type: ignore[attr-defined]
     assert problems == []
     context.close()  # type: ignore[attr-defined]
+
+
+def test_a_stale_duplicated_tab_catches_up_and_a_stopped_server_is_said_plainly(browser: object, server: str) -> None:
+    from playwright.sync_api import expect
+
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dino_hunt_v0", "random", seat=0)
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    duplicate = context.new_page()  # type: ignore[attr-defined]
+    duplicate.goto(server)
+    duplicate.wait_for_selector("#game option", state="attached")
+    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
+    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
+    duplicate.reload()  # what a duplicated tab is: the same game, the same token
+    duplicate.wait_for_function(SETTLED)
+    page.locator("#actions button").first.click()  # type: ignore[attr-defined]
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    duplicate.locator("#actions button").first.click()  # stale: the first roll, made already in the other tab
+    expect(duplicate.locator("#notice")).to_contain_text("moved on in another tab")
+    duplicate.wait_for_function(SETTLED)
+    assert duplicate.locator("#moves li").count() == page.locator("#moves li").count()  # type: ignore[attr-defined]
+    assert duplicate.locator("#error").is_hidden()
+    duplicate.close()
+
+    page.route("**/api/**", lambda route: route.abort())  # type: ignore[attr-defined]
+    page.locator("#actions button").first.click()  # type: ignore[attr-defined]
+    expect(page.locator("#error")).to_contain_text("The server does not answer")  # type: ignore[arg-type]
+    assert [problem for problem in problems if "ERR_FAILED" not in problem] == []
+    context.close()  # type: ignore[attr-defined]

@@ -161,11 +161,11 @@
     if (!view.legal.some((move) => move.action === action)) return;
     run(async () => {
       try {
-        show(await (await request("POST", "api/games/" + game.id + "/move", { action: action })).json());
+        show(await (await request("POST", "api/games/" + game.id + "/move", { action: action, moves: view.moves.length })).json());
       } catch (error) {
         if (error.status !== 409 && error.status !== 400) throw error;
         await refresh(); // another tab of this game moved on: show where it stands now
-        notice("This game moved on (in another tab?): here is where it stands now.");
+        notice("This game moved on in another tab: here is where it stands now.");
       }
     });
   }
@@ -174,6 +174,19 @@
     received = -1;
     queue = [];
     show(await (await request("GET", "api/games/" + game.id)).json());
+  }
+
+  // A tab shown again (a duplicated tab, one left behind) catches up with moves made elsewhere.
+  function refreshIfStale() {
+    if (document.hidden || !game || busy || !settled()) return;
+    run(async () => {
+      const shown = await (await request("GET", "api/games/" + game.id)).json();
+      if (shown.moves.length !== view.moves.length) {
+        received = -1;
+        show(shown);
+        notice("This game moved on in another tab: here is where it stands now.");
+      }
+    });
   }
 
   function notice(text) {
@@ -388,6 +401,7 @@
     byId("setup").addEventListener("submit", startGame);
     byId("new-game").addEventListener("click", leaveGame);
     byId("skip").addEventListener("click", skip);
+    document.addEventListener("visibilitychange", refreshIfStale);
     byId("pace").addEventListener("change", () => {
       if (stepTimer) {
         clearTimeout(stepTimer); // the new pace from the next step on
