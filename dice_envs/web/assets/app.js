@@ -246,7 +246,7 @@
   function showStep(step) {
     addMove(step);
     document.body.classList.add("waiting");
-    byId("thinking").hidden = true;
+    showThinkingLine();
     byId("board").innerHTML = step.picture; // the server's own SVG, nothing a user typed
     byId("step").textContent = step.seat === null ? step.said : step.player + ": " + step.label + (step.said ? ". " + step.said : "");
     byId("step").hidden = false;
@@ -259,17 +259,25 @@
     document.body.classList.add("waiting");
     byId("turn").hidden = true;
     byId("step").hidden = false;
-    const who = view.thinking ? view.thinking.player : "player_" + view.to_move;
-    const seconds = view.thinking ? view.thinking.seconds : 0;
-    byId("thinking").textContent = who + " is thinking… " + seconds.toFixed(1) + " s";
-    byId("thinking").hidden = false;
+    showThinkingLine();
     if (!pollTimer) pollTimer = setTimeout(poll, POLL_MS);
   }
 
+  // Who thinks and for how long, as of the server's last answer (polled every POLL_MS).
+  function showThinkingLine() {
+    const line = byId("thinking");
+    line.hidden = !thinking();
+    if (line.hidden) return;
+    const who = view.thinking ? view.thinking.player : "player_" + view.to_move;
+    line.textContent = who + " is thinking… " + (view.thinking ? view.thinking.seconds : 0).toFixed(1) + " s";
+  }
+
   async function poll() {
+    const polled = game;
     try {
-      const shown = await (await request("GET", "api/games/" + game.id + "?after=" + received)).json();
+      const shown = await (await request("GET", "api/games/" + polled.id + "?after=" + received)).json();
       pollTimer = null;
+      if (game !== polled) return; // the person left this game meanwhile
       show(shown);
     } catch (error) {
       byId("error").textContent = error.message;
