@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dice_envs.core.drawing import seat_name
+from dice_envs.dalek_dice.state import TurnEnd as DalekTurnEnd
 from dice_envs.dice_age.state import Decision as DiceAgeDecision
-from dice_envs.dino_hunt.state import TurnEnd
+from dice_envs.dino_hunt.state import TurnEnd as DinoTurnEnd
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,33 @@ def score_changes(before: Sequence[float], after: Sequence[float]) -> str:
     return ", ".join(changes) or "no points"
 
 
-def dino_hunt(before: Any, after: Any, seat: int, scores_before: Sequence[float], scores_after: Sequence[float]) -> Narration:
-    if after.rolls:  # the turn goes on
-        return Narration()
-    who, points = seat_name(seat), after.last_turn_points
-    if after.last_turn_end == TurnEnd.STOMPED:
-        return Narration(f"{who} rolled a third footprint: bust, scores nothing")
-    if after.last_turn_end == TurnEnd.CUP_EMPTY:
-        return Narration(f"{who} found all the dinosaurs: the leaves count, scores {points}")
-    return Narration(f"{who} stopped and scores {points}")
+def race_turn_end(words: dict[Any, str]) -> Narrator:
+    """The narrator of a push-your-luck race (Dino Hunt, Dalek Dice): once a turn passes, how it
+    ended (``words`` by the game's ``TurnEnd``, with ``{who}`` and ``{points}``)."""
+
+    def narrate_turn(before: Any, after: Any, seat: int, scores_before: Sequence[float], scores_after: Sequence[float]) -> Narration:
+        if after.race.current == seat:  # the turn goes on
+            return Narration()
+        return Narration(words[after.last_turn_end].format(who=seat_name(seat), points=after.last_turn_points))
+
+    return narrate_turn
+
+
+dino_hunt = race_turn_end(
+    {
+        DinoTurnEnd.STOPPED: "{who} stopped and scores {points}",
+        DinoTurnEnd.STOMPED: "{who} rolled a third footprint: bust, scores nothing",
+        DinoTurnEnd.CUP_EMPTY: "{who} found all the dinosaurs: the leaves count too, scores {points}",
+    }
+)
+dalek_dice = race_turn_end(
+    {
+        DalekTurnEnd.STOPPED: "{who} stopped and scores {points}",
+        DalekTurnEnd.NO_DICE_LEFT: "{who} kept every die: scores {points}",
+        DalekTurnEnd.DOCTOR: "{who} rolled a third Doctor: bust, scores nothing",
+        DalekTurnEnd.EXTERMINATE: "{who} rolled a third Exterminate!: the Humans count double, scores {points}",
+    }
+)
 
 
 def dice_age(before: Any, after: Any, seat: int, scores_before: Sequence[float], scores_after: Sequence[float]) -> Narration:
@@ -56,7 +75,7 @@ def dice_age(before: Any, after: Any, seat: int, scores_before: Sequence[float],
     return Narration(scored=f"Round {before.round} ends. Prey won (grounds and Extra Hunt): {prey}. Points: {score_changes(scores_before, scores_after)}")
 
 
-NARRATORS: dict[str, Narrator] = {"dino_hunt": dino_hunt, "dice_age": dice_age}
+NARRATORS: dict[str, Narrator] = {"dino_hunt": dino_hunt, "dalek_dice": dalek_dice, "dice_age": dice_age}
 """Each game's narrator, by its name without the version."""
 
 

@@ -344,9 +344,10 @@ def test_every_move_is_a_step_with_the_picture_after_it(client: TestClient, env_
     assert {step["player"] for step in moves if step["seat"] == 0} == {"player_0 (random)"}
 
 
-def test_a_dino_hunt_bust_and_a_stop_are_said_in_words(client: TestClient) -> None:
-    said = [step["said"] for index in range(3) for step in all_steps(client, DINO, random.Random(index))[1] if step["said"]]
-    assert any(re.fullmatch(r"player_[01] rolled a third footprint: bust, scores nothing", words) for words in said), said
+@pytest.mark.parametrize(("env_name", "bust"), [(DINO, "a third footprint"), ("dalek_dice_v0", "a third Doctor")])
+def test_a_bust_and_a_stop_are_said_in_words(client: TestClient, env_name: str, bust: str) -> None:
+    said = [step["said"] for index in range(3) for step in all_steps(client, env_name, random.Random(index))[1] if step["said"]]
+    assert any(re.fullmatch(rf"player_[01] rolled {bust}: bust, scores nothing", words) for words in said), said
     assert any(re.fullmatch(r"player_[01] stopped and scores \d+", words) for words in said), said
 
 
