@@ -68,13 +68,8 @@ def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
         env.set_state(state)
         scenes.append(env.picture(view))
     lines, pictures = shared_lines([scene.to_svg() for scene in scenes])
-    players = [
-        {"seat": seat, "name": seat_name(seat), "spec": spec, "colour": seat_colour(seat)} for seat, spec in enumerate(log.players)
-    ]
-    frames = [
-        {"picture": picture, "scores": _numbers(game.scores(state)), "to_act": game.current_player(state)}
-        for picture, state in zip(pictures, positions)
-    ]
+    players = [{"seat": seat, "name": seat_name(seat), "spec": spec, "colour": seat_colour(seat)} for seat, spec in enumerate(log.players)]
+    frames = [{"picture": picture, "scores": _numbers(game.scores(state)), "to_act": game.current_player(state)} for picture, state in zip(pictures, positions)]
     return {
         "title": f"{scenes[0].title} replay",
         "view": scenes[0].view_label,

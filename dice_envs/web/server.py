@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import uvicorn
-from fastapi import FastAPI, Header, Query, Request
+from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
@@ -111,23 +111,25 @@ def create_app(
         return {"games": [offer.to_json() for offer in catalogue.offers.values()]}
 
     @app.post("/api/games", status_code=201)
-    def create(body: NewGame) -> dict[str, object]:
+    def create(body: NewGame, later: BackgroundTasks) -> dict[str, object]:
         session = new_session(catalogue, body.game, body.seat, body.opponents)
         store.add(session)
+        later.add_task(session.start_agents)  # once the answer is sent
         with store.using(session.id, session.token):
-            session.start_agents()
             return {**session.progress(after=0), "token": session.token}
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
+    def show(game_id: str, later: BackgroundTasks, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
+            later.add_task(session.start_agents)  # a no-op while they play: never a game left waiting on them
             return session.progress(after)
 
     @app.post("/api/games/{game_id}/move")
-    def move(game_id: str, body: HumanMove, token: TokenHeader = None) -> dict[str, object]:
+    def move(game_id: str, body: HumanMove, later: BackgroundTasks, token: TokenHeader = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
             first = len(session.steps)
             session.play_human(body.action, body.moves)
+            later.add_task(session.start_agents)  # once the answer is sent
             return session.progress(after=first)
 
     @app.get("/api/games/{game_id}/log")

@@ -2,8 +2,8 @@
 ``GameStore`` under an unguessable id.
 
 Every request on a game carries its secret token, given only to the tab that created it, so a
-tab can reach no other tab's game.  A game's agents play in a thread of that game, started when
-they are due (``start_agents``): a request never waits for them to think, and the page polls for
+tab can reach no other tab's game.  A game's agents play in a thread of that game, started once
+the request that made them due has been answered (``start_agents``): a request never waits for them to think, and the page polls for
 the steps they take.  Every move is recorded as a step (who, the label, what it did in words, the
 picture after it as the human's seat sees it; ``dice_envs/web/narration.py``), and a round's
 scoring as a step of its own.  The game's lock keeps two requests, or a request and its agents'
@@ -74,16 +74,18 @@ class GameSession:
     lock: threading.Lock = field(default_factory=threading.Lock)
     steps: list[dict[str, Any]] = field(default_factory=list)
     """Every move so far as the page plays it back, and every scoring a move set off."""
-    thinking_since: float | None = None
-    """When the seat to move began to think, while the agents' thread runs."""
+    moved_at: float = field(default_factory=time.monotonic)
+    """When the last move was made: since then the seat to move has been thinking."""
+    agents_running: bool = False
+    """The agents' thread is playing (read and set under the game's lock)."""
     failure: str | None = None
     """Why the agents' thread stopped, if an agent failed."""
     closed: bool = False
     """Dropped from the store: its agents' thread stops at its next move."""
     _shown: dict[str, Any] | None = field(default=None, init=False, repr=False)
+    """``view()`` as of the last move, built at the first request after it: not once per poll."""
     _picture: tuple[int, str] | None = field(default=None, init=False, repr=False)
     """The seat's picture and the number of moves it is after: drawn once per move."""
-    """``view()`` as of the last move, built at the first request after it: not once per poll."""
 
     @property
     def over(self) -> bool:
@@ -99,11 +101,14 @@ class GameSession:
         return self.to_move not in (None, self.seat) and self.failure is None and not self.closed
 
     def start_agents(self) -> None:
-        """Let the agents move in a thread of this game until it is the human's turn or the game
-        is over; the caller holds the game's lock."""
-        if self.agents_due and self.thinking_since is None:
-            self.thinking_since = time.monotonic()
-            threading.Thread(target=self._play_agents, name=f"agents-{self.id[:8]}", daemon=True).start()
+        """Let the agents move in a thread of this game, if they are due, until it is the human's
+        turn or the game is over.  The server calls it once its answer is sent (the agents' work
+        does not slow the answer down)."""
+        with self.lock:
+            if not self.agents_due or self.agents_running:
+                return
+            self.agents_running = True
+        threading.Thread(target=self._play_agents, name=f"agents-{self.id[:8]}", daemon=True).start()
 
     def _play_agents(self) -> None:
         try:
@@ -112,26 +117,26 @@ class GameSession:
         except Exception as error:  # an agent's bug: said on the page, not lost in a thread
             with self.lock:
                 self.failure = f"{type(error).__name__}: {error}"
-                self.thinking_since = None
+                self.agents_running = False
 
     def _agent_moved(self) -> bool:
         """One agent's move, if one is due: decided holding no lock (views keep coming while an
         agent thinks; no move can be applied meanwhile, as it is no one else's turn)."""
         with self.lock:
             if not self.agents_due:
-                self.thinking_since = None  # under the lock: a human move next starts a new thread
+                self.agents_running = False  # under the lock: a human move next starts a new thread
                 return False
             seat = self.env.game.current_player(self.env.game_state)
         move = agent_move(self.env, self.agents[seat], seat)
         with self.lock:
             if not self.closed:
                 self._play(move)
-                self.touched = self.thinking_since = time.monotonic()
+                self.touched = time.monotonic()
         return True
 
     def play_human(self, action: int, seen: int | None = None) -> None:
         """The human's move, made on a page that had seen ``seen`` moves (``None``: not said); the
-        agents follow in their thread (``start_agents``)."""
+        agents follow once ``start_agents`` is called."""
         seat = self.to_move
         if seen is not None and seen != len(self.log.moves):
             raise Refused(409, f"the game has moved on since this page saw it ({len(self.log.moves)} moves, not {seen}): another tab?")
@@ -144,12 +149,12 @@ class GameSession:
             labels = ", ".join(self.env.game.action_label(a) for a in legal)
             raise Refused(400, f"action {action} is not a legal move here; legal: {labels}")
         self._play(Move(self.seat, action))
-        self.start_agents()
 
     def _play(self, move: Move) -> None:
         before, scores_before = self.env.game_state.clone(), self.shown_scores()
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
+        self.moved_at = time.monotonic()
         self.ended = self.over
         self._shown = None
         self._record_steps(move, before, scores_before)
@@ -174,12 +179,10 @@ class GameSession:
     def progress(self, after: int | None = None) -> dict[str, Any]:
         """The view, with the steps from number ``after`` on (none by default), who is thinking
         and for how long, and why the agents stopped if they failed."""
-        since = self.thinking_since
-        thinking = (
-            None
-            if since is None or self.to_move is None
-            else {"seat": self.to_move, "player": self._who(self.to_move), "seconds": round(time.monotonic() - since, 1)}
-        )
+        seat = self.to_move
+        thinking = None
+        if self.agents_due and seat is not None:
+            thinking = {"seat": seat, "player": self._who(seat), "seconds": round(time.monotonic() - self.moved_at, 1)}
         first = len(self.steps) if after is None else max(0, min(after, len(self.steps)))
         return {**self._view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
 

@@ -360,20 +360,20 @@ def test_a_dice_age_round_end_is_a_step_of_its_own_with_the_points_scored(client
 
 
 def test_a_thinking_agent_holds_up_neither_its_own_page_nor_another_game() -> None:
-    slow = "mcts:seconds=2"
+    slow = "mcts:seconds=3"
     client = TestClient(create_app(AgentCatalogue([slow, "random"], [DINO])), base_url=LOCAL)
     response = client.post("/api/games", json={"game": DINO, "seat": 1, "opponents": [slow]})
     assert response.status_code == 201
     thinking = response.json()
     headers = {"X-Game-Token": thinking.pop("token")}
-    assert thinking["thinking"]["player"] == "player_0 (mcts:seconds=2)" and thinking["thinking"]["seconds"] < 1 and thinking["legal"] == []
-    begun = time.monotonic()
-    other = start(client)
-    play_out(client, other, random.Random(3))
-    assert time.monotonic() - begun < 2, "another game's random agents do not wait on the search"
+    assert thinking["thinking"]["player"] == "player_0 (mcts:seconds=3)" and thinking["thinking"]["seconds"] < 1 and thinking["legal"] == []
     looked = show(client, (thinking, headers))
     assert looked["thinking"]["seat"] == 0 and looked["to_move"] == 0, "a reload mid-thinking sees the game, and who thinks"
     refused(client.post(f"/api/games/{thinking['id']}/move", json={"action": 0}, headers=headers), 409, "player_0's turn")
+    begun = time.monotonic()
+    other = start(client)
+    play_out(client, other, random.Random(3))
+    assert time.monotonic() - begun < 3, "another game's random agents do not wait on the search"
     assert client.delete(f"/api/games/{thinking['id']}", headers=headers).status_code == 204
 
 
