@@ -3,7 +3,8 @@
     python benchmarks/web_latency.py [--games-per-pair 3] [--repeats 3] [--baseline REV] [--agents SPEC ...] [--json out.json]
 
 Plays whole games of every registered game through the ``dice-envs serve`` app (FastAPI's test
-client, in process: no network, so the figures are the app's own work) with the human at seat 0
+client, in process: no network, so the figures are the app's own work; a background task the app
+runs after answering, the agents' thread started, is inside the test client's answer) with the human at seat 0
 clicking seeded random legal moves, against each scripted agent of the game (``random`` and the
 heuristics, ``default_specs``; ``--agents`` names others, e.g. ``mcts:simulations=200``, for what a
 person waits on a search).  For every click it times:

@@ -119,10 +119,11 @@ def create_app(
             return {**session.progress(after=0), "token": session.token}
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str, later: BackgroundTasks, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
+    def show(game_id: str, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
-            later.add_task(session.start_agents)  # a no-op while they play: never a game left waiting on them
-            return session.progress(after)
+            shown = session.progress(after)
+        session.start_agents()  # a no-op while they play: no game is left waiting on agents never started
+        return shown
 
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: HumanMove, later: BackgroundTasks, token: TokenHeader = None) -> dict[str, object]:
