@@ -7,7 +7,7 @@ The HTTP routes, over the agent catalogue (``dice_envs/web/catalogue.py``: which
 and the games in play (``dice_envs/web/sessions.py``).  Built on FastAPI, served by uvicorn: a well-kept,
 widely used framework that parses and checks every request body against a declared model (so a
 malformed request is refused before any code of ours sees it), runs plain functions in a thread
-pool (agents may think for a while without holding up other tabs), and ships a test client.
+pool, runs a task once its answer is sent, and ships a test client.
 
     GET    /                         the page (assets/app.html)
     GET    /assets/{name}            its script and styles: app.js, app.css, common.css
@@ -16,13 +16,13 @@ pool (agents may think for a while without holding up other tabs), and ships a t
     GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
     POST   /api/games/{id}/move      {"action": N, "moves": M}: the human's move, if the game is
                                      still after M moves; answered at once with its step
+    GET    /api/games/{id}/log       the game's JSON log (once it is over: the log holds the seed)
+    GET    /api/games/{id}/replay    its self-contained HTML replay (likewise)
+    DELETE /api/games/{id}           drop the game
 
 A game's agents play in a thread of that game (``sessions.py``): every answer on a game says who
 is thinking and for how long, and the page polls ``?after=K`` for the steps they take, plays them
 back at the person's pace, and offers the human's moves once they are done.
-    GET    /api/games/{id}/log       the game's JSON log (once it is over: the log holds the seed)
-    GET    /api/games/{id}/replay    its self-contained HTML replay (likewise)
-    DELETE /api/games/{id}           drop the game
 
 Every request on a game carries the header ``X-Game-Token``.  Every refusal is a 4xx status
 with ``{"error": "one line"}``; no request names a file, a spec or a model, only offered labels.
