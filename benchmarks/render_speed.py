@@ -142,10 +142,7 @@ def main() -> None:
     parser.add_argument("--envs", nargs="+", help="only these games")
     parser.add_argument("--training-steps", type=int, default=4096, help="MaskablePPO steps for the training reference (0: skip)")
     args = parser.parse_args()
-    header = (
-        f"{'environment':<20}{'pixels':>9}{'draw':>8}{'to_array':>10}{'frame':>8}{'1st pass':>10}"
-        f"{'to_svg':>8}{'ansi':>8}{'resvg':>8}{'resvg/frame':>12}"
-    )
+    header = f"{'environment':<20}{'pixels':>9}{'draw':>8}{'to_array':>10}{'frame':>8}{'1st pass':>10}{'to_svg':>8}{'ansi':>8}{'resvg':>8}{'resvg/frame':>12}"
     print(
         "CPU milliseconds per position; frame = draw + to_array (what rgb_array costs), frames kept;\n"
         "1st pass: the same, the first time over the positions (caches cold, the frames' memory new\n"

@@ -62,12 +62,13 @@ def take_serve(page: Any, out: Path) -> None:
         page.wait_for_selector(f"#game option[value='{SERVE_GAME}']", state="attached")
         page.select_option("#game", SERVE_GAME)
         page.click("#start")
+        page.select_option("#pace", "0")  # the agents' steps shown at once: the shot is of the last
         chooser = random.Random(SEED)
         for _ in range(SERVE_MOVES):
             page.wait_for_selector("#actions button")
             buttons = page.locator("#actions button")
             buttons.nth(chooser.randrange(buttons.count())).click()
-            page.wait_for_function("() => !document.body.classList.contains('busy')")
+            page.wait_for_function("() => !['busy', 'waiting'].some((name) => document.body.classList.contains(name))")
         page.screenshot(path=out / "serve.png", full_page=True)
 
 

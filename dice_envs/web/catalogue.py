@@ -9,8 +9,11 @@ when the search is first built for its game).
 Each spec is offered for the games it can play, found by building it for each game: a built-in
 agent or a search at the game's default player count (they read the game's parameters, so they
 play any count), a trained model at every count whose observations and actions its network fits.
-Agents are built once per game and player count and shared between games through
-``Agent.for_another_game`` (a solver's tables are built once, a model's network loaded once).
+Every game in play gets agents of its own, built afresh from the spec (a model's network is read
+once and shared), so games play their agents in threads of their own and none waits on another: a
+search keeps rollout agents and random generators that two threads must not share.  Solvers are
+the exception: their tables take seconds to build and are only read, so a solver is built once
+per game and player count and shared through ``Agent.for_another_game``.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import dice_envs
-from dice_envs.agents import SCRIPTED_AGENTS, Agent, specs
+from dice_envs.agents import SCRIPTED_AGENTS, SOLVER_AGENTS, Agent, specs
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import MissingExtraError
+
+SHARED_AGENTS = tuple({cls for classes in SOLVER_AGENTS.values() for cls in classes})
+"""The agents built once and shared between games: exact solvers, whose tables are read only."""
 
 
 def default_specs(games: Iterable[str]) -> list[str]:
@@ -81,7 +87,10 @@ class AgentCatalogue:
         with self._lock:  # two tabs starting the same game build a solver's tables once
             if key not in self._agents:
                 self._agents[key] = self._build(label, dice_envs.make(env_name, raw=True, num_players=num_players))
-        return self._agents[key].for_another_game()
+        shared = self._agents[key]
+        if isinstance(shared, SHARED_AGENTS):
+            return shared.for_another_game()
+        return self._build(label, dice_envs.make(env_name, raw=True, num_players=num_players))
 
     def _offer(self, env_name: str) -> GameOffer:
         env = dice_envs.make(env_name, raw=True)

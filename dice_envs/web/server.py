@@ -7,17 +7,22 @@ The HTTP routes, over the agent catalogue (``dice_envs/web/catalogue.py``: which
 and the games in play (``dice_envs/web/sessions.py``).  Built on FastAPI, served by uvicorn: a well-kept,
 widely used framework that parses and checks every request body against a declared model (so a
 malformed request is refused before any code of ours sees it), runs plain functions in a thread
-pool (agents may think for a while without holding up other tabs), and ships a test client.
+pool, runs a task once its answer is sent, and ships a test client.
 
     GET    /                         the page (assets/app.html)
     GET    /assets/{name}            its script and styles: app.js, app.css, common.css
     GET    /api/catalogue            the games and the agents offered for each
     POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
-    GET    /api/games/{id}           the game as the human sees it
-    POST   /api/games/{id}/move      {"action": N}: the human's move, then the agents' moves
+    GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
+    POST   /api/games/{id}/move      {"action": N, "moves": M}: the human's move, if the game is
+                                     still after M moves; answered at once with its step
     GET    /api/games/{id}/log       the game's JSON log (once it is over: the log holds the seed)
     GET    /api/games/{id}/replay    its self-contained HTML replay (likewise)
     DELETE /api/games/{id}           drop the game
+
+A game's agents play in a thread of that game (``sessions.py``): every answer on a game says who
+is thinking and for how long, and the page polls ``?after=K`` for the steps they take, plays them
+back at the person's pace, and offers the human's moves once they are done.
 
 Every request on a game carries the header ``X-Game-Token``.  Every refusal is a 4xx status
 with ``{"error": "one line"}``; no request names a file, a spec or a model, only offered labels.
@@ -30,7 +35,7 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import uvicorn
-from fastapi import FastAPI, Header, Request
+from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
@@ -69,6 +74,8 @@ class NewGame(BaseModel):
 class HumanMove(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: StrictInt = Field(ge=0, le=2**31 - 1)
+    moves: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    """How many moves the page had seen: a stale tab's move is refused, not played somewhere else."""
 
 
 def create_app(
@@ -104,23 +111,27 @@ def create_app(
         return {"games": [offer.to_json() for offer in catalogue.offers.values()]}
 
     @app.post("/api/games", status_code=201)
-    def create(body: NewGame) -> dict[str, object]:
+    def create(body: NewGame, later: BackgroundTasks) -> dict[str, object]:
         session = new_session(catalogue, body.game, body.seat, body.opponents)
         store.add(session)
+        later.add_task(session.start_agents)  # once the answer is sent
         with store.using(session.id, session.token):
-            session.play_agents()
-            return {**session.view(), "token": session.token}
+            return {**session.progress(after=0), "token": session.token}
 
     @app.get("/api/games/{game_id}")
-    def show(game_id: str, token: TokenHeader = None) -> dict[str, object]:
+    def show(game_id: str, token: TokenHeader = None, after: Annotated[int | None, Query(ge=0, le=2**31)] = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
-            return session.view()
+            shown = session.progress(after)
+        session.start_agents()  # a no-op while they play: no game is left waiting on agents never started
+        return shown
 
     @app.post("/api/games/{game_id}/move")
-    def move(game_id: str, body: HumanMove, token: TokenHeader = None) -> dict[str, object]:
+    def move(game_id: str, body: HumanMove, later: BackgroundTasks, token: TokenHeader = None) -> dict[str, object]:
         with store.using(game_id, token) as session:
-            session.play_human(body.action)
-            return session.view()
+            first = len(session.steps)
+            session.play_human(body.action, body.moves)
+            later.add_task(session.start_agents)  # once the answer is sent
+            return session.progress(after=first)
 
     @app.get("/api/games/{game_id}/log")
     def log(game_id: str, token: TokenHeader = None) -> Response:

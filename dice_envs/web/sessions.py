@@ -2,10 +2,15 @@
 ``GameStore`` under an unguessable id.
 
 Every request on a game carries its secret token, given only to the tab that created it, so a
-tab can reach no other tab's game.  A game plays its agents' moves as soon as they are due, so
-between requests it waits on the human or is over; its lock keeps two requests on one game from
-interleaving, and nothing a request does reaches any other game.  A session is recorded as it
-goes as a ``GameLog`` (the human's seat named ``human``), for the log and replay downloads.
+tab can reach no other tab's game.  A game's agents play in a thread of that game, started once
+the request that made them due has been answered (``start_agents``): a request never waits for them to think, and the page polls for
+the steps they take.  Every move is recorded as a step (who, the label, what it did in words, the
+picture after it as the human's seat sees it; ``dice_envs/web/narration.py``), and a round's
+scoring as a step of its own.  The game's lock keeps two requests, or a request and its agents'
+thread, from interleaving (held only while a move is applied or a view built, never while an agent
+thinks); each game has agents of its own, so nothing a game does waits on any other game.  A
+session is recorded as it goes as a ``GameLog`` (the human's seat named ``human``), for the log and
+replay downloads.
 """
 
 from __future__ import annotations
@@ -24,9 +29,11 @@ from dice_envs.arena.recording import agent_move
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.drawing import seat_colour, seat_name
 from dice_envs.core.engine import ParameterError
+from dice_envs.core.state import GameState
+from dice_envs.core.view import Score
 from dice_envs.game_log import GameLog, Move, result_of
-from dice_envs.game_log import play as replay_move
 from dice_envs.web.catalogue import AgentCatalogue
+from dice_envs.web.narration import narrate
 
 HUMAN = "human"
 """The human's seat in the game log."""
@@ -37,12 +44,9 @@ MAX_GAMES = 32
 IDLE_SECONDS = 30 * 60.0
 """A game untouched this long may make room for a new one."""
 LOCK_WAIT_SECONDS = 30.0
-"""How long a request waits for another request on the same game (agents thinking) to finish."""
+"""How long a request waits for another request on the same game to finish (a move applied, a
+view built: never an agent's thinking, which holds no lock)."""
 SEED_LIMIT = 2**31
-AGENTS_MOVING = threading.Lock()
-"""Held while any agent decides: the catalogue shares one agent between games, and a shared agent
-is not safe in two threads at once (a search's rollout agents remember their plans), so the
-server's agents decide one at a time, whichever tab their games are in."""
 
 
 class Refused(Exception):
@@ -52,25 +56,6 @@ class Refused(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
-
-
-class SeenMoves:
-    """A game's moves in words as one seat saw them, each labelled in the position it was made in
-    (``DiceGameEnv.move_label``): a copy of the game replays the log, catching up on the moves
-    added since the last call, so a view costs the new moves only."""
-
-    def __init__(self, log: GameLog, view: str) -> None:
-        self.log = log
-        self.view = view
-        self.env = log.make_env()
-        self.seen: list[str] = []
-
-    def labels(self) -> list[str]:
-        for number in range(len(self.seen), len(self.log.moves)):
-            move = self.log.moves[number]
-            self.seen.append(self.env.move_label(move.action, self.view))
-            replay_move(self.env, move, number)
-        return self.seen
 
 
 @dataclass(eq=False)
@@ -89,8 +74,20 @@ class GameSession:
     ended: bool = False
     """``over``, as of the last move: what the store reads without taking the game's lock."""
     lock: threading.Lock = field(default_factory=threading.Lock)
-    seen_moves: SeenMoves | None = field(default=None, repr=False)
-    """The move list in the human's words, made when the page first asks for it."""
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    """Every move so far as the page plays it back, and every scoring a move set off."""
+    moved_at: float = field(default_factory=time.monotonic)
+    """When the last move was made: since then the seat to move has been thinking."""
+    agents_running: bool = False
+    """The agents' thread is playing (read and set under the game's lock)."""
+    failure: str | None = None
+    """Why the agents' thread stopped, if an agent failed."""
+    closed: bool = False
+    """Dropped from the store: its agents' thread stops at its next move."""
+    _shown: dict[str, Any] | None = field(default=None, init=False, repr=False)
+    """``view()`` as of the last move, built at the first request after it: not once per poll."""
+    _picture: tuple[int, str] | None = field(default=None, init=False, repr=False)
+    """The seat's picture and the number of moves it is after: drawn once per move."""
 
     @property
     def over(self) -> bool:
@@ -101,16 +98,50 @@ class GameSession:
     def to_move(self) -> int | None:
         return None if self.over else self.env.game.current_player(self.env.game_state)
 
-    def play_agents(self) -> None:
-        """Let the agents move until it is the human's turn or the game is over."""
-        while (seat := self.to_move) is not None and seat != self.seat:
-            with AGENTS_MOVING:
-                move = agent_move(self.env, self.agents[seat], seat)
-            self._play(move)
+    @property
+    def agents_due(self) -> bool:
+        return self.to_move not in (None, self.seat) and self.failure is None and not self.closed
 
-    def play_human(self, action: int) -> None:
-        """The human's move, then the agents' until the human's next turn."""
+    def start_agents(self) -> None:
+        """Let the agents move in a thread of this game, if they are due, until it is the human's
+        turn or the game is over.  The server calls it once its answer is sent (the agents' work
+        does not slow the answer down)."""
+        with self.lock:
+            if not self.agents_due or self.agents_running:
+                return
+            self.agents_running = True
+        threading.Thread(target=self._play_agents, name=f"agents-{self.id[:8]}", daemon=True).start()
+
+    def _play_agents(self) -> None:
+        try:
+            while self._agent_moved():
+                pass
+        except Exception as error:  # an agent's bug: said on the page, not lost in a thread
+            with self.lock:
+                self.failure = f"{type(error).__name__}: {error}"
+                self.agents_running = False
+
+    def _agent_moved(self) -> bool:
+        """One agent's move, if one is due: decided holding no lock (views keep coming while an
+        agent thinks; no move can be applied meanwhile, as it is no one else's turn)."""
+        with self.lock:
+            if not self.agents_due:
+                self.agents_running = False  # under the lock: a human move next starts a new thread
+                return False
+            seat = self.env.game.current_player(self.env.game_state)
+        move = agent_move(self.env, self.agents[seat], seat)
+        with self.lock:
+            if not self.closed:
+                self._play(move)
+                self.touched = time.monotonic()
+        return True
+
+    def play_human(self, action: int, seen: int | None = None) -> None:
+        """The human's move, made on a page that had seen ``seen`` moves (``None``: not said); the
+        agents follow once ``start_agents`` is called."""
         seat = self.to_move
+        if seen is not None and seen != len(self.log.moves):
+            raise Refused(409, f"the game has moved on since this page saw it ({len(self.log.moves)} moves, not {seen}): another tab?")
         if seat is None:
             raise Refused(409, "the game is over")
         if seat != self.seat:
@@ -120,12 +151,57 @@ class GameSession:
             labels = ", ".join(self.env.game.action_label(a) for a in legal)
             raise Refused(400, f"action {action} is not a legal move here; legal: {labels}")
         self._play(Move(self.seat, action))
-        self.play_agents()
 
     def _play(self, move: Move) -> None:
+        before, scores_before = self.env.game_state.clone(), self.shown_scores()
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
+        self.moved_at = time.monotonic()
         self.ended = self.over
+        self._shown = None
+        self._record_steps(move, before, scores_before)
+
+    def _record_steps(self, move: Move, before: GameState, scores_before: list[Score]) -> None:
+        """The move's step, and a step for the scoring it set off, if any: the picture after it
+        and the scores as the human's seat sees them."""
+        scores = self.shown_scores()
+        after = {"picture": self.seat_picture(), "scores": scores}
+        told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, scores)
+        self.steps.append({"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move, before), "said": told.said, **after})
+        if told.scored is not None:
+            self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, **after})
+
+    def _who(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"{seat_name(seat)} ({self.labels[seat]})"
+
+    def move_label(self, move: Move, before: GameState) -> str:
+        """How the page names ``move``, made in the position ``before``, in the human's words."""
+        return self.env.move_label(move.action, seat_name(self.seat), state=before)
+
+    def progress(self, after: int | None = None) -> dict[str, Any]:
+        """The view, with the steps from number ``after`` on (none by default), who is thinking
+        and for how long, and why the agents stopped if they failed."""
+        seat = self.to_move
+        thinking = None
+        if self.agents_due and seat is not None:
+            thinking = {"seat": seat, "player": self._who(seat), "seconds": round(time.monotonic() - self.moved_at, 1)}
+        first = len(self.steps) if after is None else max(0, min(after, len(self.steps)))
+        return {**self._view(), "step_count": len(self.steps), "steps_from": first, "steps": self.steps[first:], "thinking": thinking, "failure": self.failure}
+
+    def seat_picture(self) -> str:
+        """The table as the human's seat sees it (hidden things face down), as SVG."""
+        if self._picture is None or self._picture[0] != len(self.log.moves):
+            self._picture = (len(self.log.moves), self.env.picture(seat_name(self.seat)).to_svg())
+        return self._picture[1]
+
+    def shown_scores(self) -> list[Score]:
+        """The scores as the human's seat sees them: what the page, its steps and their words show."""
+        return self.env.seen_scores(seat_name(self.seat))
+
+    def _view(self) -> dict[str, Any]:
+        if self._shown is None:
+            self._shown = self.view()
+        return self._shown
 
     def view(self) -> dict[str, Any]:
         """What the human's page shows, all as their seat may know it: their picture (hidden
@@ -134,20 +210,18 @@ class GameSession:
         you = seat_name(self.seat)
         to_move = self.to_move
         legal = self.env.legal_actions() if to_move == self.seat else []
-        if self.seen_moves is None:
-            self.seen_moves = SeenMoves(self.log, you)
-        labels = self.seen_moves.labels()
+        labels = [step["label"] for step in self.steps if step["seat"] is not None]  # one step a move, in the human's words
         return {
             "id": self.id,
             "env": self.log.env,
             "seat": self.seat,
             "players": self.labels,
             "colours": [seat_colour(seat) for seat in range(len(self.labels))],
-            "picture": self.env.picture(you).to_svg(),
+            "picture": self.seat_picture(),
             "to_move": to_move,
             "legal": [{"action": action, "label": self.env.move_label(action, you)} for action in legal],
             "moves": [{"seat": move.seat, "player": self.labels[move.seat], "label": label} for move, label in zip(self.log.moves, labels)],
-            "scores": self.env.seen_scores(you),
+            "scores": self.shown_scores(),
             "over": to_move is None,
             "result": self._result_text() if to_move is None else None,
         }
@@ -166,7 +240,7 @@ class GameSession:
 
 def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str]) -> GameSession:
     """A game of ``env_name`` with the human at ``seat`` and the opponents, by label, at the other
-    seats in order; the agents have not moved yet (``play_agents``)."""
+    seats in order; the agents have not moved yet (``start_agents``)."""
     offer = catalogue.offers.get(env_name)
     if offer is None:
         raise Refused(400, f"unknown game {env_name!r}; offered: {', '.join(catalogue.offers)}")
@@ -212,7 +286,7 @@ class GameStore:
     def add(self, session: GameSession) -> None:
         with self._lock:
             if len(self._sessions) >= self.capacity:
-                del self._sessions[self._droppable().id]
+                self._sessions.pop(self._droppable().id).closed = True
             session.touched = self.clock()
             self._sessions[session.id] = session
 
@@ -226,6 +300,7 @@ class GameStore:
     def remove(self, session: GameSession) -> None:
         with self._lock:
             self._sessions.pop(session.id, None)
+        session.closed = True
 
     @contextmanager
     def using(self, game_id: str, token: str | None) -> Iterator[GameSession]:

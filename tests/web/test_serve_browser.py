@@ -1,7 +1,8 @@
 """``dice-envs serve`` in a real browser (headless Chromium driven by Playwright): the page sets up
-a game of each game against ``random``, is played to the game-over screen by clicking the legal
-moves on the picture and in the list, and hands out the game's log; it asks nothing of any server
-but its own.  Skipped, saying why, where Playwright or a Chromium executable is missing."""
+a game of each game against a scripted agent, is played to the game-over screen by clicking the
+legal moves on the picture and in the list, shows every agent's step, and hands out the game's
+log; a reload while a search thinks resumes the game; it asks nothing of any server but its own.
+Skipped, saying why, where Playwright or a Chromium executable is missing."""
 
 from __future__ import annotations
 
@@ -21,13 +22,14 @@ pytestmark = pytest.mark.browser
 ENV_NAMES = dice_envs.list_envs()
 MAX_CLICKS = 2000
 """Far more than any game against random takes: a page that stops advancing fails, not hangs."""
-SETTLED = """() => document.body.classList.contains("busy") || document.getElementById("table").hidden ? null : {
+SETTLED = """() => ["busy", "waiting"].some((name) => document.body.classList.contains(name)) || document.getElementById("table").hidden ? null : {
   over: !document.getElementById("game-over").hidden,
   error: document.getElementById("error").hidden ? null : document.getElementById("error").textContent,
   buttons: document.querySelectorAll("#actions button").length,
   shapes: document.querySelectorAll("#board .legal").length,
 }"""
-"""The page between requests (``null`` while one is under way): what the loop needs, in one call."""
+"""The page waiting on the human or over (``null`` while a request is under way, agents think or
+their steps are being shown): what the loop needs, in one call."""
 CLICKABLE_POINT = """(index) => {
   const shape = document.querySelectorAll("#board .legal")[index];
   shape.scrollIntoView({block: "center", inline: "center"});
@@ -40,11 +42,44 @@ CLICKABLE_POINT = """(index) => {
 covers it there (a die's face drawn over its legal tile is let through by the page's CSS)."""
 
 
+SLOW = "mcts:seconds=3"
+"""A search that thinks long enough for a reload in the middle of it."""
+OPPONENTS = {
+    "dino_hunt_v0": "cup_counter",
+    "dalek_dice_v0": "protect_humans",
+    "dice_age_v0": "best_prey",
+    "mammoth_hunters_v1": "random",
+    "age_of_craft_v1": "builder",
+}
+"""The scripted agent each game is played against (Mammoth Hunters' heuristics take long games)."""
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app on a free loopback port, served by uvicorn in a thread; its address."""
-    with served(create_app(AgentCatalogue(["random"], ENV_NAMES))) as address:
+    with served(create_app(AgentCatalogue(sorted({"random", SLOW, *OPPONENTS.values()}), ENV_NAMES))) as address:
         yield address
+
+
+def open_page(browser: object, server: str, **options: object) -> tuple[object, object, list[str]]:
+    """A new tab on the app: its context, the page, and the errors and requests elsewhere seen."""
+    context = browser.new_context(**options)  # type: ignore[attr-defined]
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("request", lambda request: None if request.url.startswith((server, "blob:", "data:")) else problems.append(request.url))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.goto(server)
+    return context, page, problems
+
+
+def set_up(page: object, env_name: str, opponent: str, seat: int = 1) -> None:
+    page.wait_for_selector(f"#game option[value='{env_name}']", state="attached")  # type: ignore[attr-defined]
+    page.select_option("#game", env_name)  # type: ignore[attr-defined]
+    for index in range(page.locator("select.opponent").count()):  # type: ignore[attr-defined]
+        page.locator("select.opponent").nth(index).select_option(opponent)  # type: ignore[attr-defined]
+    page.select_option("#seat", str(seat))  # type: ignore[attr-defined]
+    page.click("#start")  # type: ignore[attr-defined]
 
 
 def picture_point(page: object, rng: random.Random, count: int) -> tuple[float, float] | None:
@@ -63,19 +98,9 @@ def picture_point(page: object, rng: random.Random, count: int) -> tuple[float, 
 def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: object, server: str, env_name: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect  # here: Playwright may be missing (the fixture skips then)
 
-    context = browser.new_context(accept_downloads=True)  # type: ignore[attr-defined]
-    page = context.new_page()
-    elsewhere: list[str] = []
-    errors: list[str] = []
-    page.on("request", lambda request: None if request.url.startswith((server, "blob:", "data:")) else elsewhere.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.goto(server)
-    page.wait_for_selector(f"#game option[value='{env_name}']", state="attached")
-    page.select_option("#game", env_name)
-    assert {page.locator("select.opponent").nth(k).input_value() for k in range(page.locator("select.opponent").count())} == {"random"}
-    page.select_option("#seat", "1")
-    page.click("#start")
+    context, page, problems = open_page(browser, server, accept_downloads=True)
+    set_up(page, env_name, OPPONENTS[env_name])
+    page.select_option("#pace", "0")  # type: ignore[attr-defined]  # every step shown, none waited on
 
     rng = random.Random(env_name)
     clicked = {"picture": 0, "list": 0}
@@ -97,13 +122,19 @@ def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: obj
     assert "Game over" in page.locator("#game-over").text_content()
     assert page.locator("#moves li").count() >= sum(clicked.values())
     assert page.locator("#moves li.yours").count() == sum(clicked.values())
+    agents_steps = page.locator("#moves li:not(.yours):not(.scoring)").all_text_contents()
+    assert agents_steps and all(text.startswith(("player_0 (", "player_2 (", "player_3 (")) for text in agents_steps)
     assert page.locator("#actions button").count() == 0
     with page.expect_download() as download_info:
         page.click("#download-log")
     saved = tmp_path / "game.json"
     download_info.value.save_as(saved)
     log = GameLog.from_json(saved.read_text())
-    assert log.result().finished and log.players[1] == "human"
+    result = log.result()
+    assert result.finished and log.players[1] == "human"
+    won = page.locator("#game-over").text_content()
+    assert ("You" in won) == (1 in result.winners) and all(f"player_{seat}" in won for seat in result.winners if seat != 1), won
+    assert len(agents_steps) == sum(move.seat != 1 for move in log.moves), "every agent's move was shown as a step"
     assert sum(move.seat == 1 for move in log.moves) == sum(clicked.values())
     with page.expect_download() as download_info:
         page.click("#download-replay")
@@ -115,5 +146,65 @@ def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: obj
     assert page.locator("#table").is_hidden()
     if env_name == "dino_hunt_v0":
         assert clicked["picture"] > 0, "Dino Hunt's roll and stop buttons are on the picture"
-    assert elsewhere == [] and errors == []
-    context.close()
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_agents_steps_are_played_back_at_the_chosen_pace_and_skipped(browser: object, server: str) -> None:
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dice_age_v0", "random", seat=1)
+    page.select_option("#pace", "2000")  # type: ignore[attr-defined]
+    page.wait_for_selector("body.waiting #step:not([hidden])")  # type: ignore[attr-defined]
+    first = page.locator("#step").text_content()  # type: ignore[attr-defined]
+    assert first.startswith("player_0 (random): "), first
+    assert page.locator("#turn").is_hidden(), "no move is offered while the agents' steps are shown"  # type: ignore[attr-defined]
+    page.click("#skip")  # type: ignore[attr-defined]
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    assert page.locator("#turn").is_visible() and page.locator("#actions button").count() > 0  # type: ignore[attr-defined]
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_a_reload_while_a_search_thinks_resumes_the_game(browser: object, server: str) -> None:
+    from playwright.sync_api import expect
+
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dino_hunt_v0", SLOW, seat=1)
+    expect(page.locator("#thinking")).to_contain_text("player_0 (mcts:seconds=3) is thinking", timeout=5000)  # type: ignore[arg-type]
+    page.reload()  # type: ignore[attr-defined]
+    expect(page.locator("#thinking")).to_contain_text("is thinking", timeout=2000)  # type: ignore[arg-type]
+    assert page.locator("#setup").is_hidden(), "the reload shows the game, not the set-up form"  # type: ignore[attr-defined]
+    settled = page.wait_for_function(SETTLED, timeout=60000).json_value()  # type: ignore[attr-defined]
+    assert settled["error"] is None and (settled["over"] or settled["buttons"] >= 1)
+    assert page.locator("#moves li").count() >= 1, "the search's moves are listed"  # type: ignore[attr-defined]
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_a_stale_duplicated_tab_catches_up_and_a_stopped_server_is_said_plainly(browser: object, server: str) -> None:
+    from playwright.sync_api import expect
+
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dino_hunt_v0", "random", seat=0)
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    duplicate = context.new_page()  # type: ignore[attr-defined]
+    duplicate.goto(server)
+    duplicate.wait_for_selector("#game option", state="attached")
+    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
+    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
+    duplicate.reload()  # what a duplicated tab is: the same game, the same token
+    duplicate.wait_for_function(SETTLED)
+    page.locator("#actions button").first.click()  # type: ignore[attr-defined]
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    duplicate.locator("#actions button").first.click()  # stale: the first roll, made already in the other tab
+    expect(duplicate.locator("#notice")).to_contain_text("moved on in another tab")
+    duplicate.wait_for_function(SETTLED)
+    assert duplicate.locator("#moves li").count() == page.locator("#moves li").count()  # type: ignore[attr-defined]
+    assert duplicate.locator("#error").is_hidden()
+    duplicate.close()
+
+    page.route("**/api/**", lambda route: route.abort())  # type: ignore[attr-defined]
+    page.locator("#actions button").first.click()  # type: ignore[attr-defined]
+    expect(page.locator("#error")).to_contain_text("The server does not answer")  # type: ignore[arg-type]
+    assert [problem for problem in problems if "ERR_FAILED" not in problem] == []
+    context.close()  # type: ignore[attr-defined]

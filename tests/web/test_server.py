@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,17 +50,30 @@ def min_players(env_name: str) -> int:
 
 
 def start(client: TestClient, env_name: str = DINO, seat: int = 0, opponent: str = "random") -> Game:
+    """A new game, once its agents have moved up to the human's first turn."""
     response = client.post("/api/games", json={"game": env_name, "seat": seat, "opponents": [opponent] * (min_players(env_name) - 1)})
     assert response.status_code == 201, response.text
     view = response.json()
-    return view, {"X-Game-Token": view.pop("token")}
+    headers = {"X-Game-Token": view.pop("token")}
+    return settled(client, view, headers), headers
 
 
-def show(client: TestClient, game: Game) -> dict[str, Any]:
+def show(client: TestClient, game: Game, after: int | None = None) -> dict[str, Any]:
     view, headers = game
-    response = client.get(f"/api/games/{view['id']}", headers=headers)
+    response = client.get(f"/api/games/{view['id']}", headers=headers, params={} if after is None else {"after": after})
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def settled(client: TestClient, view: dict[str, Any], headers: dict[str, str], seconds: float = 30) -> dict[str, Any]:
+    """The game once its agents are done thinking: the human's turn, or the game's end."""
+    deadline = time.monotonic() + seconds
+    while view["thinking"] is not None or (not view["over"] and view["to_move"] != view["seat"]):
+        assert view["failure"] is None, view["failure"]
+        assert time.monotonic() < deadline, "the agents did not finish"
+        time.sleep(0.005)
+        view = show(client, (view, headers))
+    return view
 
 
 def play_out(client: TestClient, game: Game, rng: random.Random) -> dict[str, Any]:
@@ -70,7 +84,7 @@ def play_out(client: TestClient, game: Game, rng: random.Random) -> dict[str, An
         action = rng.choice(view["legal"])["action"]
         response = client.post(f"/api/games/{view['id']}/move", json={"action": action}, headers=headers)
         assert response.status_code == 200, response.text
-        view = response.json()
+        view = settled(client, response.json(), headers)
     return view
 
 
@@ -298,3 +312,80 @@ def test_requests_for_another_host_are_refused(catalogue: AgentCatalogue) -> Non
     assert rebound.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["random"]}).status_code == 400
     for host in ("http://localhost:8000", "http://[::1]:8000"):
         assert TestClient(create_app(catalogue), base_url=host).get("/api/catalogue").status_code == 200
+
+
+# ------------------------------------------------------- steps and agents that think
+def all_steps(client: TestClient, env_name: str, rng: random.Random) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A whole game against ``random``, and every step as the page receives it: the agents' first
+    moves with the new game, each move's own step with its answer, the agents' steps by polling."""
+    response = client.post("/api/games", json={"game": env_name, "seat": 1, "opponents": ["random"] * (min_players(env_name) - 1)})
+    view = response.json()
+    headers = {"X-Game-Token": view.pop("token")}
+    steps = list(view["steps"])
+    while True:
+        view = settled(client, view, headers)
+        steps += show(client, (view, headers), after=len(steps))["steps"]
+        if view["over"]:
+            return view, steps
+        answer = client.post(f"/api/games/{view['id']}/move", json={"action": rng.choice(view["legal"])["action"]}, headers=headers).json()
+        assert answer["steps_from"] == len(steps) and answer["steps"][0]["player"] == "you"
+        steps += answer["steps"][:1]
+        view = answer
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_every_move_is_a_step_with_the_picture_after_it(client: TestClient, env_name: str) -> None:
+    final, steps = all_steps(client, env_name, random.Random(env_name))
+    moves = [step for step in steps if step["seat"] is not None]
+    assert [(step["seat"], step["label"]) for step in moves] == [(move["seat"], move["label"]) for move in final["moves"]]
+    assert all(step["picture"].startswith("<svg") and "player_1&#x27;s view" in step["picture"] for step in steps)
+    assert steps[-1]["picture"] == final["picture"] and steps[-1]["scores"] == final["scores"]
+    assert {step["player"] for step in moves if step["seat"] == 1} == {"you"}
+    assert {step["player"] for step in moves if step["seat"] == 0} == {"player_0 (random)"}
+
+
+@pytest.mark.parametrize(("env_name", "bust"), [(DINO, "a third footprint"), ("dalek_dice_v0", "a third Doctor")])
+def test_a_bust_and_a_stop_are_said_in_words(client: TestClient, env_name: str, bust: str) -> None:
+    said = [step["said"] for index in range(3) for step in all_steps(client, env_name, random.Random(index))[1] if step["said"]]
+    assert any(re.fullmatch(rf"player_[01] rolled {bust}: bust, scores nothing", words) for words in said), said
+    assert any(re.fullmatch(r"player_[01] stopped and scores \d+", words) for words in said), said
+
+
+def test_a_dice_age_round_end_is_a_step_of_its_own_with_the_points_scored(client: TestClient) -> None:
+    final, steps = all_steps(client, "dice_age_v0", random.Random(0))
+    scorings = [step for step in steps if step["seat"] is None]
+    assert [step["said"].split(".")[0] for step in scorings] == ["Round 1 ends", "Round 2 ends", "Round 3 ends", "Round 4 ends"][: len(scorings)]
+    assert len(scorings) >= 3 and all("Points: " in step["said"] and step["player"] == "scoring" for step in scorings)
+    assert scorings[-1]["scores"] == final["scores"]
+
+
+def test_a_thinking_agent_holds_up_neither_its_own_page_nor_another_game() -> None:
+    slow = "mcts:seconds=3"
+    client = TestClient(create_app(AgentCatalogue([slow, "random"], [DINO])), base_url=LOCAL)
+    response = client.post("/api/games", json={"game": DINO, "seat": 1, "opponents": [slow]})
+    assert response.status_code == 201
+    thinking = response.json()
+    headers = {"X-Game-Token": thinking.pop("token")}
+    assert thinking["thinking"]["player"] == "player_0 (mcts:seconds=3)" and thinking["thinking"]["seconds"] < 1 and thinking["legal"] == []
+    looked = show(client, (thinking, headers))
+    assert looked["thinking"]["seat"] == 0 and looked["to_move"] == 0, "a reload mid-thinking sees the game, and who thinks"
+    refused(client.post(f"/api/games/{thinking['id']}/move", json={"action": 0}, headers=headers), 409, "player_0's turn")
+    begun = time.monotonic()
+    other = start(client)
+    play_out(client, other, random.Random(3))
+    assert time.monotonic() - begun < 3, "another game's random agents do not wait on the search"
+    assert client.delete(f"/api/games/{thinking['id']}", headers=headers).status_code == 204
+
+
+def test_a_move_from_a_page_that_has_not_seen_the_latest_moves_is_refused(client: TestClient) -> None:
+    game = start(client)
+    view, headers = game
+    action = view["legal"][0]["action"]
+    before = show(client, game)
+    for seen in (len(view["moves"]) + 1, len(view["moves"]) + 5):
+        answer = client.post(f"/api/games/{view['id']}/move", json={"action": action, "moves": seen}, headers=headers)
+        refused(answer, 409, "the game has moved on since this page saw it", "another tab")
+    refused(client.post(f"/api/games/{view['id']}/move", json={"action": action, "moves": -1}, headers=headers), 422, "moves")
+    assert show(client, game) == before
+    answer = client.post(f"/api/games/{view['id']}/move", json={"action": action, "moves": len(view["moves"])}, headers=headers)
+    assert answer.status_code == 200 and answer.json()["moves"][-1]["seat"] == 0

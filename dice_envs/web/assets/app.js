@@ -1,7 +1,9 @@
 // The dice-envs serve page: set up a game against the server's agents, then play it by clicking
 // the legal moves on the picture or in the list.  Talks only to its own server (dice_envs/web/server.py);
 // the game's id and secret token live in this tab's sessionStorage, so a reload resumes the game
-// and no other tab can reach it.
+// (mid-thinking too) and no other tab can reach it.  The server answers a move at once and plays
+// the agents in the background: the page polls for their steps, says who is thinking and for how
+// long, and plays every step back (the picture after it, in words) at the pace the person picks.
 (function () {
   "use strict";
   const TOKEN_HEADER = "X-Game-Token";
@@ -11,6 +13,12 @@
   let game = null; // {id, token} of this tab's game
   let view = null; // the game as the server last showed it
   let busy = false;
+  let received = 0; // steps of the game this page has from the server
+  let queue = []; // steps received and not yet shown
+  let moveItems = []; // the move list as shown so far: {seat, text, className}
+  let stepTimer = null;
+  let pollTimer = null;
+  const POLL_MS = 250;
 
   function element(tag, className, text) {
     const node = document.createElement(tag);
@@ -33,7 +41,12 @@
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(path, init);
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (ignored) {
+      throw new Error("The server does not answer: is dice-envs serve still running? (reload the page once it is)");
+    }
     if (!response.ok) {
       let message = response.status + " " + response.statusText;
       try {
@@ -41,7 +54,9 @@
       } catch (ignored) {
         // not JSON: keep the status line
       }
-      throw new Error(message);
+      const error = new Error(message);
+      error.status = response.status;
+      throw error;
     }
     return response;
   }
@@ -118,12 +133,15 @@
       const shown = await (await request("POST", "api/games", body)).json();
       game = { id: shown.id, token: shown.token };
       sessionStorage.setItem(STORAGE_KEY, JSON.stringify(game));
+      resetPlayback([]);
       show(shown);
     });
   }
 
   function leaveGame() {
+    if (view && !view.over && !window.confirm("Drop this game? It cannot be resumed.")) return;
     run(async () => {
+      resetPlayback([]);
       if (game) await request("DELETE", "api/games/" + game.id).catch(() => undefined); // gone already: fine
       game = null;
       view = null;
@@ -136,8 +154,148 @@
 
   // -------------------------------------------------------------- play
   function play(action) {
-    if (!view || !view.legal.some((move) => move.action === action)) return;
-    run(async () => show(await (await request("POST", "api/games/" + game.id + "/move", { action: action })).json()));
+    if (busy || !settled()) {
+      notice(view && view.thinking ? view.thinking.player + " is still thinking: your move waits for your turn" : "Wait: the last moves are still being shown (Skip shows the end)");
+      return;
+    }
+    if (!view.legal.some((move) => move.action === action)) return;
+    run(async () => {
+      try {
+        show(await (await request("POST", "api/games/" + game.id + "/move", { action: action, moves: view.moves.length })).json());
+      } catch (error) {
+        if (error.status !== 409 && error.status !== 400) throw error;
+        await refresh(); // another tab of this game moved on: show where it stands now
+        notice("This game moved on in another tab: here is where it stands now.");
+      }
+    });
+  }
+
+  async function refresh() {
+    received = -1;
+    queue = [];
+    show(await (await request("GET", "api/games/" + game.id)).json());
+  }
+
+  // A tab shown again (a duplicated tab, one left behind) catches up with moves made elsewhere.
+  function refreshIfStale() {
+    if (document.hidden || !game || busy || !settled()) return;
+    run(async () => {
+      const shown = await (await request("GET", "api/games/" + game.id)).json();
+      if (shown.moves.length !== view.moves.length) {
+        received = -1;
+        show(shown);
+        notice("This game moved on in another tab: here is where it stands now.");
+      }
+    });
+  }
+
+  function notice(text) {
+    byId("notice").textContent = text;
+    byId("notice").hidden = !text;
+  }
+
+  // ---------------------------------------------------------- playback
+  // Between the person's moves the page shows each step the server reports, one per pace, then
+  // the position that waits on the person (or the end).
+  function settled() {
+    return view && queue.length === 0 && !thinking();
+  }
+
+  function thinking() {
+    return view && !view.over && (view.thinking !== null || view.to_move !== view.seat) && !view.failure;
+  }
+
+  function resetPlayback(moves) {
+    clearTimeout(stepTimer);
+    clearTimeout(pollTimer);
+    stepTimer = pollTimer = null;
+    queue = [];
+    received = 0;
+    moveItems = moves;
+  }
+
+  function pace() {
+    return Number(byId("pace").value);
+  }
+
+  function advance() {
+    stepTimer = null;
+    if (queue.length) {
+      showStep(queue.shift());
+      if (pace() === 0) return advance();
+      stepTimer = setTimeout(advance, pace());
+    } else if (thinking()) {
+      showThinking();
+    } else {
+      showSettled();
+    }
+  }
+
+  function skip() {
+    if (!queue.length) return;
+    clearTimeout(stepTimer);
+    while (queue.length > 1) addMove(queue.shift());
+    advance();
+  }
+
+  function addMove(step) {
+    const text = step.seat === null ? step.said : step.player + ": " + step.label + (step.said ? " (" + step.said + ")" : "");
+    moveItems.push({ seat: step.seat, text: text, className: step.seat === null ? "scoring" : step.seat === view.seat ? "yours" : "" });
+  }
+
+  function showStep(step) {
+    addMove(step);
+    document.body.classList.add("waiting");
+    showThinkingLine();
+    byId("board").innerHTML = step.picture; // the server's own SVG, nothing a user typed
+    byId("step").textContent = step.seat === null ? step.said : step.player + ": " + step.label + (step.said ? ". " + step.said : "");
+    byId("step").hidden = false;
+    byId("turn").hidden = true;
+    showScores(step.scores, step.seat);
+    showMoves();
+  }
+
+  function showThinking() {
+    document.body.classList.add("waiting");
+    byId("turn").hidden = true;
+    byId("step").hidden = false;
+    showThinkingLine();
+    if (!pollTimer) pollTimer = setTimeout(poll, POLL_MS);
+  }
+
+  // Who thinks and for how long, as of the server's last answer (polled every POLL_MS).
+  function showThinkingLine() {
+    const line = byId("thinking");
+    line.hidden = !thinking();
+    if (line.hidden) return;
+    const who = view.thinking ? view.thinking.player : "player_" + view.to_move;
+    line.textContent = who + " is thinking… " + (view.thinking ? view.thinking.seconds : 0).toFixed(1) + " s";
+  }
+
+  async function poll() {
+    const polled = game;
+    try {
+      const shown = await (await request("GET", "api/games/" + polled.id + "?after=" + received)).json();
+      pollTimer = null;
+      if (game !== polled) return; // the person left this game meanwhile
+      show(shown);
+    } catch (error) {
+      byId("error").textContent = error.message;
+      byId("error").hidden = false;
+      pollTimer = setTimeout(() => { pollTimer = null; poll(); }, 4 * POLL_MS);
+      return;
+    }
+    byId("error").hidden = true;
+  }
+
+  function showSettled() {
+    document.body.classList.remove("waiting");
+    byId("thinking").hidden = true;
+    notice("");
+    showBoard();
+    showTurn();
+    showScores(view.scores, view.to_move);
+    showMoves();
   }
 
   function who(seat) {
@@ -177,16 +335,16 @@
         return button;
       })
     );
-    byId("game-over").hidden = !view.over;
-    byId("game-over").textContent = view.over ? "Game over: " + view.result : "";
+    byId("game-over").hidden = !view.over && !view.failure;
+    byId("game-over").textContent = view.over ? "Game over: " + view.result : view.failure ? "The agents stopped: " + view.failure : "";
     byId("download-log").disabled = !view.over;
     byId("download-replay").disabled = !view.over;
   }
 
-  function showScores() {
+  function showScores(scores, active) {
     byId("scores").replaceChildren(
-      ...view.scores.map((score, seat) => {
-        const row = element("tr", seat === view.to_move ? "to-act" : "");
+      ...scores.map((score, seat) => {
+        const row = element("tr", seat === active ? "to-act" : "");
         const name = element("td");
         name.append(dot(seat), document.createTextNode(who(seat)));
         row.append(name, element("td", "score", String(score)));
@@ -198,25 +356,31 @@
   function showMoves() {
     const list = byId("moves");
     list.replaceChildren(
-      ...view.moves.map((move) => {
-        const item = element("li", move.seat === view.seat ? "yours" : "");
-        item.append(dot(move.seat), document.createTextNode(who(move.seat) + ": " + move.label));
+      ...moveItems.map((move) => {
+        const item = element("li", move.className);
+        if (move.seat !== null) item.append(dot(move.seat));
+        item.append(document.createTextNode(move.text));
         return item;
       })
     );
     list.scrollTop = list.scrollHeight;
   }
 
+  // Every answer on the game: its new steps join the queue, then the page moves on.
   function show(shown) {
     view = shown;
+    if (shown.steps_from !== received) {
+      // a reload (no steps asked for) or a gap: start from the moves so far, as the server lists them
+      moveItems = view.moves.map((move) => ({ seat: move.seat, text: who(move.seat) + ": " + move.label, className: move.seat === view.seat ? "yours" : "" }));
+      queue = [];
+    }
+    queue.push(...shown.steps);
+    received = shown.steps_from + shown.steps.length;
     const offer = offers.find((candidate) => candidate.env === view.env);
     byId("subtitle").textContent = (offer ? offer.title : view.env) + ": you are player_" + view.seat;
     byId("setup").hidden = true;
     byId("table").hidden = false;
-    showBoard();
-    showTurn();
-    showScores();
-    showMoves();
+    if (!stepTimer) advance();
   }
 
   // ---------------------------------------------------------- downloads
@@ -244,6 +408,14 @@
     byId("players").addEventListener("change", fillSeats);
     byId("setup").addEventListener("submit", startGame);
     byId("new-game").addEventListener("click", leaveGame);
+    byId("skip").addEventListener("click", skip);
+    document.addEventListener("visibilitychange", refreshIfStale);
+    byId("pace").addEventListener("change", () => {
+      if (stepTimer) {
+        clearTimeout(stepTimer); // the new pace from the next step on
+        advance();
+      }
+    });
     byId("download-log").addEventListener("click", () => download("log", ".json"));
     byId("download-replay").addEventListener("click", () => download("replay", ".html"));
     for (const id of ["board", "actions"]) {
@@ -268,8 +440,9 @@
     if (!saved) return;
     game = JSON.parse(saved);
     try {
-      show(await (await request("GET", "api/games/" + game.id)).json());
+      await refresh(); // the moves so far come as the list, not as steps
     } catch (error) {
+      if (error.status !== 404 && error.status !== 403) throw error; // the server is busy or away: keep the game
       game = null; // the server was restarted or dropped the game: set up a new one
       sessionStorage.removeItem(STORAGE_KEY);
     }
