@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -144,6 +145,15 @@ def observation_after(env: DiceGameEnv, state: GameState, action: int, seat: int
     return env.encoder.encode(after, seat)
 
 
+def agents_done(session: GameSession) -> None:
+    """Let the agents of ``session`` play, in their thread, until it is the human's turn or over."""
+    session.start_agents()
+    deadline = time.monotonic() + 60
+    while session.agents_running:  # it stops, under the game's lock, once no agent is due
+        assert session.failure is None and time.monotonic() < deadline, session.failure or "the agents took over a minute"
+        time.sleep(0.002)
+
+
 def test_the_web_move_list_is_the_labellers_words_for_the_human_seat() -> None:
     """A whole game of Mammoth Hunters through a session: each line of the page's move list is the
     move in the human's words in the position it was made in, and no other seat's face-down
@@ -151,9 +161,11 @@ def test_the_web_move_list_is_the_labellers_words_for_the_human_seat() -> None:
     name = "mammoth_hunters_v1"
     session = new_session(AgentCatalogue(["random"], [name]), name, 1, ["random", "random"])
     rng = np.random.default_rng(5)
-    session.play_agents()
+    agents_done(session)
     while session.to_move is not None:
-        session.play_human(int(rng.choice(session.env.legal_actions())))
+        with session.lock:  # as the server holds it for a request
+            session.play_human(int(rng.choice(session.env.legal_actions())))
+        agents_done(session)
     listed = session.view()["moves"]
     env, log = session.log.make_env(), session.log
     states = log.positions()
