@@ -36,6 +36,10 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from engine_throughput import baseline_tree
+
 POLL_SECONDS = 0.002
 """How often the benchmark's "page" asks whether the agents are done (the page itself polls slower)."""
 
@@ -78,7 +82,9 @@ def worker(games_per_pair: int, only: list[str] | None, agents: list[str] | None
     from dice_envs.web.catalogue import AgentCatalogue, default_specs
     from dice_envs.web.server import create_app
 
-    names = [name for name in dice_envs.list_envs() if not only or name.rsplit("_v", 1)[0] in only]
+    names = [name for name in dice_envs.list_envs() if not only or name in only or name.rsplit("_v", 1)[0] in only]
+    if not names:
+        raise SystemExit(f"--games {' '.join(only or [])}: no such game; games: {', '.join(dice_envs.list_envs())}")
     catalogue = AgentCatalogue(agents or default_specs(names), names)
     client = TestClient(create_app(catalogue), base_url="http://127.0.0.1")
     results: dict[str, Any] = {"source": str(Path(dice_envs.__file__).resolve().parent.parent), "games": {}}
@@ -92,15 +98,6 @@ def worker(games_per_pair: int, only: list[str] | None, agents: list[str] | None
 
 
 # ---------------------------------------------------------------- the driver
-def baseline_tree(rev: str) -> Path:
-    """A detached ``git worktree`` of ``rev`` (made once, reused while the commit is the same)."""
-    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
-    tree = Path(os.environ.get("TMPDIR", "/tmp")) / f"dice-envs-baseline-{sha[:12]}"
-    if not tree.exists():
-        subprocess.run(["git", "worktree", "add", "--detach", str(tree), sha], cwd=REPO, check=True, capture_output=True)
-    return tree
-
-
 def run_worker(source: Path, games_per_pair: int, only: list[str] | None, agents: list[str] | None) -> dict[str, Any]:
     environment = {**os.environ, "PYTHONPATH": str(source), "OMP_NUM_THREADS": "1"}
     command = [sys.executable, __file__, "--worker", "--games-per-pair", str(games_per_pair)] + (["--games", *only] if only else [])
@@ -149,7 +146,7 @@ def main() -> None:
     parser.add_argument("--games-per-pair", type=int, default=3, help="whole games per game and opponent agent")
     parser.add_argument("--repeats", type=int, default=1, help="runs per side, alternating; their clicks pooled")
     parser.add_argument("--baseline", metavar="REV", help="also measure this commit's app, from a git worktree")
-    parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age)")
+    parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age or dice_age_v0)")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", help="play against these agents instead of the scripted ones")
     parser.add_argument("--json", help="also write every click's times to this file")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
