@@ -36,6 +36,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -231,6 +232,19 @@ def baseline_tree(rev: str) -> Path:
     return tree
 
 
+def alternating_runs(baseline: str | None, repeats: int, run: Callable[[Path], dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """``repeats`` runs of each side, ``current`` (this checkout) and ``baseline`` (a worktree of
+    that commit, if given), alternating, so that drift in the machine's load hits both."""
+    sides = {"current": REPO}
+    if baseline:
+        sides = {"baseline": baseline_tree(baseline), **sides}
+    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for _ in range(repeats):
+        for side, source in sides.items():
+            runs[side].append(run(source))
+    return runs
+
+
 def run_worker(source: Path, seconds: float, only: list[str] | None, search: bool) -> dict[str, Any]:
     environment = {**os.environ, "PYTHONPATH": str(source), "OMP_NUM_THREADS": "1"}
     command = [sys.executable, __file__, "--worker", "--seconds", str(seconds)] + (["--games", *only] if only else [])
@@ -266,13 +280,7 @@ def main() -> None:
         print(json.dumps(worker(args.seconds, args.games, args.search)))
         return
 
-    sides = {"current": REPO}
-    if args.baseline:
-        sides = {"baseline": baseline_tree(args.baseline), **sides}
-    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-    for _ in range(args.repeats):
-        for side, source in sides.items():  # alternating, so that drift in the machine's load hits both
-            runs[side].append(run_worker(source, args.seconds, args.games, args.search))
+    runs = alternating_runs(args.baseline, args.repeats, lambda source: run_worker(source, args.seconds, args.games, args.search))
     results = {side: best(side_runs) for side, side_runs in runs.items()}
     pig = measure_pig(args.seconds)
 

@@ -38,7 +38,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from engine_throughput import baseline_tree
+from engine_throughput import alternating_runs
 
 POLL_SECONDS = 0.002
 """How often the benchmark's "page" asks whether the agents are done (the page itself polls slower)."""
@@ -154,13 +154,7 @@ def main() -> None:
     if args.worker:
         print(json.dumps(worker(args.games_per_pair, args.games, args.agents)))
         return
-    sides = {"current": REPO}
-    if args.baseline:
-        sides = {"baseline": baseline_tree(args.baseline), **sides}
-    runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-    for _ in range(args.repeats):
-        for side, source in sides.items():
-            runs[side].append(run_worker(source, args.games_per_pair, args.games, args.agents))
+    runs = alternating_runs(args.baseline, args.repeats, lambda source: run_worker(source, args.games_per_pair, args.games, args.agents))
     results = {side: pooled(side_runs) for side, side_runs in runs.items()}
     report(results)
     if args.json:

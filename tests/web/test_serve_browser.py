@@ -208,3 +208,29 @@ def test_a_stale_duplicated_tab_catches_up_and_a_stopped_server_is_said_plainly(
     expect(page.locator("#error")).to_contain_text("The server does not answer")  # type: ignore[arg-type]
     assert [problem for problem in problems if "ERR_FAILED" not in problem] == []
     context.close()  # type: ignore[attr-defined]
+
+
+def test_new_game_asks_before_dropping_an_unfinished_game(browser: object, server: str) -> None:
+    """Dismissed, the question keeps the game as it was; accepted, the game is dropped and the
+    set-up form is back (a reload then starts nothing)."""
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dino_hunt_v0", "random", seat=0)
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    asked: list[str] = []
+
+    def answer(dialog: object, accept: bool) -> None:
+        asked.append(dialog.message)  # type: ignore[attr-defined]
+        dialog.accept() if accept else dialog.dismiss()  # type: ignore[attr-defined]
+
+    page.once("dialog", lambda dialog: answer(dialog, accept=False))  # type: ignore[attr-defined]
+    page.click("#new-game")  # type: ignore[attr-defined]
+    assert asked == ["Drop this game? It cannot be resumed."]
+    assert page.locator("#table").is_visible() and page.locator("#setup").is_hidden()  # type: ignore[attr-defined]
+    page.once("dialog", lambda dialog: answer(dialog, accept=True))  # type: ignore[attr-defined]
+    page.click("#new-game")  # type: ignore[attr-defined]
+    page.wait_for_selector("#setup:not([hidden])")  # type: ignore[attr-defined]
+    assert len(asked) == 2 and page.locator("#table").is_hidden()  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("#setup:not([hidden])")  # type: ignore[attr-defined]
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
