@@ -4,9 +4,11 @@ requests, each refused with one clear JSON line and nothing changed in any game.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -187,6 +189,29 @@ def test_serve_on_the_command_line_refuses_a_bad_agent_in_one_line(capsys: pytes
     assert specs == ["cup_counter", "mcts:simulations=50,rollout=random", "model:m.zip"]
     with listen("127.0.0.1", 0) as taken, pytest.raises(ParameterError, match=r"cannot listen on 127\.0\.0\.1 port .*in use"):
         listen("127.0.0.1", taken.getsockname()[1])
+
+
+def test_the_servers_connections_send_small_answers_at_once() -> None:
+    """Each connection the server's event loop accepts on ``listen``'s socket has Nagle's algorithm
+    off: with it on, every answer on a kept-alive connection (a browser's) waited for the page's
+    delayed ACK, 40 ms, before its body left (asyncio turns it off only on TCP-protocol sockets)."""
+
+    async def accepted_nodelay() -> int:
+        accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                accepted.set_result(transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+        listening = listen("127.0.0.1", 0)
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listening)
+        async with server:
+            _, writer = await asyncio.open_connection(*listening.getsockname()[:2])
+            nodelay = await asyncio.wait_for(accepted, timeout=10)
+            writer.close()
+        return nodelay
+
+    assert asyncio.run(accepted_nodelay()) == 1
 
 
 # ------------------------------------------------------- hostile requests
