@@ -11,8 +11,10 @@ pool, runs a task once its answer is sent, and ships a test client.
 
     GET    /                         the page (assets/app.html)
     GET    /assets/{name}            its script and styles: app.js, app.css, common.css
-    GET    /api/catalogue            the games and the agents offered for each
-    POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
+    GET    /rules/{env}              the game's rules in brief: its environment card (the env's docstring)
+    GET    /api/catalogue            the games, their options, and the agents offered for each
+    POST   /api/games                {"game", "seat", "opponents": [label, ...], "options": {name: value}}
+                                     -> the game, its id and token
     GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
     POST   /api/games/{id}/move      {"action": N, "moves": M}: the human's move, if the game is
                                      still after M moves; answered at once with its step
@@ -30,9 +32,11 @@ with ``{"error": "one line"}``; no request names a file, a spec or a model, only
 
 from __future__ import annotations
 
+import html
+import inspect
 import socket
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import uvicorn
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
@@ -43,6 +47,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+import dice_envs
 from dice_envs.core.engine import ParameterError
 from dice_envs.web import asset
 from dice_envs.web.catalogue import AgentCatalogue
@@ -69,6 +74,8 @@ class NewGame(BaseModel):
     game: Label
     seat: StrictInt = Field(ge=0, le=64)
     opponents: list[Label] = Field(min_length=1, max_length=16)
+    options: dict[Label, Any] = Field(default_factory=dict, max_length=8)
+    """The game's options by name (``GameOffer.params`` checks them); the defaults where absent."""
 
 
 class HumanMove(BaseModel):
@@ -106,13 +113,20 @@ def create_app(
             raise Refused(404, f"no asset {name[:40]!r}")
         return Response(assets[name], media_type=ASSETS[name], headers=PAGE_HEADERS)
 
+    @app.get("/rules/{env_name}", response_class=HTMLResponse)
+    def rules(env_name: str) -> HTMLResponse:
+        offer = catalogue.offers.get(env_name)
+        if offer is None:
+            raise Refused(404, f"no game {env_name[:40]!r} here; offered: {', '.join(catalogue.offers)}")
+        return HTMLResponse(rules_html(offer.env, offer.title), headers=PAGE_HEADERS)
+
     @app.get("/api/catalogue")
     def offered() -> dict[str, object]:
         return {"games": [offer.to_json() for offer in catalogue.offers.values()]}
 
     @app.post("/api/games", status_code=201)
     def create(body: NewGame, later: BackgroundTasks) -> dict[str, object]:
-        session = new_session(catalogue, body.game, body.seat, body.opponents)
+        session = new_session(catalogue, body.game, body.seat, body.opponents, body.options)
         store.add(session)
         later.add_task(session.start_agents)  # once the answer is sent
         with store.using(session.id, session.token):
@@ -172,6 +186,19 @@ def finished(session: GameSession) -> GameSession:
     if not session.over:
         raise Refused(409, "the log and the replay are ready once the game is over")
     return session
+
+
+def rules_html(env_name: str, title: str) -> str:
+    """A page of the game's environment card, the ``raw_env`` docstring: the rules in brief, the
+    actions and the arguments (the full rules are in the docs, which are not package data)."""
+    card = inspect.cleandoc(dice_envs.env_module(env_name).raw_env.__doc__ or "")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{html.escape(title)}: rules</title><link rel="icon" href="data:,"><link rel="stylesheet" href="../assets/common.css"></head>'
+        f'<body><header class="topbar"><h1>{html.escape(title)}</h1><p>the rules in brief: the environment card of {env_name}</p></header>'
+        f'<main class="panel rules"><pre>{html.escape(card)}</pre><p><a href="../">Back to the game</a></p></main></body></html>'
+    )
 
 
 def download(text: str, media_type: str, filename: str) -> Response:
