@@ -167,7 +167,7 @@ def describe(env_name: str, spec: str) -> str:
             return f"trained model {path.stem} (no model card)"
         steps = f", {card.training_steps:,} training steps" if card.training_steps is not None else ""
         config = f" (config {card.config})" if card.config else ""
-        return f"trained model: {card.algorithm}{steps}{config}"
+        return f"trained model ({card.algorithm}{steps}{config})"
     cls = specs.agent_classes(env_name)[spec]
     kind = "random" if cls is RandomAgent else "exact solver" if cls in SOLVER_AGENTS.get(env_name, ()) else "scripted heuristic"
     return f"{kind}: {cls.description}"
@@ -183,23 +183,31 @@ def describe_search(spec: str) -> str:
 
 def strongest_first(env_name: str, offered: Mapping[str, str]) -> tuple[str, ...]:
     """The offered agents (label: spec), strongest first: those the game's stored ladder rates
-    (``dice_envs/arena/ladders``, 2-player games) by rating, then the scripted heuristics and
-    solvers, then any other agent, ``random`` last; ties in the order offered."""
+    (``dice_envs/arena/ladders``, 2-player games; a model by its file) by rating, then the
+    scripted heuristics and solvers, then any other agent, ``random`` last; ties in the order offered."""
     ratings = _ladder_ratings(env_name)
     scripted = {cls.name for cls in (*SCRIPTED_AGENTS.get(env_name, ()), *SOLVER_AGENTS.get(env_name, ()))}
 
     def strength(item: tuple[int, str]) -> tuple[int, float, int]:
         order, label = item
         spec = offered[label]
-        if spec in ratings:
-            return (0, -ratings[spec], order)
-        return (1 if spec in scripted else 3 if spec == RandomAgent.name else 2, 0.0, order)
+        if spec == RandomAgent.name:
+            return (3, 0.0, order)
+        if _rated_as(spec) in ratings:
+            return (0, -ratings[_rated_as(spec)], order)
+        return (1 if spec in scripted else 2, 0.0, order)
 
     return tuple(label for _, label in sorted(enumerate(offered), key=strength))
 
 
+def _rated_as(spec: str) -> str:
+    """What a spec is rated under: a model's file, wherever the spec says it lies; else the spec."""
+    path = specs.model_path(spec)
+    return str(path.resolve()) if path is not None else spec
+
+
 def _ladder_ratings(env_name: str) -> dict[str, float]:
-    """Each rung's stored rating, by its spec; none if the game has no ladder or it is stale."""
+    """Each rung's stored rating (``_rated_as``); none if the game has no ladder or it is stale."""
     if env_name not in LADDERS:
         return {}
     try:
@@ -207,7 +215,7 @@ def _ladder_ratings(env_name: str) -> dict[str, float]:
     except ParameterError:
         return {}
     ratings = stored.ratings()
-    return {rung: ratings[label] for rung, label in zip(stored.ladder.rungs, stored.labels)}
+    return {_rated_as(rung): ratings[label] for rung, label in zip(stored.ladder.rungs, stored.labels)}
 
 
 class AgentCatalogue:
