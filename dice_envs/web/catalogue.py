@@ -58,9 +58,10 @@ class GameOption:
 
     name: str
     label: str
-    low: int | None = None
-    high: int | None = None
+    low: int = 0
+    high: int = 0
     choices: tuple[tuple[Any, str], ...] = ()
+    """Empty for a whole number."""
 
     def check(self, value: Any) -> Any:
         """``value``, if the option allows it; else a one-line ``ParameterError``."""
@@ -68,7 +69,7 @@ class GameOption:
             # compared with their types: True is not 1, nor 1.0 a 1
             if not any(type(value) is type(choice) and value == choice for choice, _ in self.choices):
                 raise ParameterError(f"{self.name} must be one of {', '.join(repr(choice) for choice, _ in self.choices)}, got {value!r}")
-        elif type(value) is not int or not self.low <= value <= self.high:  # type: ignore[operator]
+        elif type(value) is not int or not self.low <= value <= self.high:
             raise ParameterError(f"{self.name} must be a whole number from {self.low} to {self.high}, got {value!r}")
         return value
 
@@ -85,7 +86,7 @@ GAME_OPTIONS: dict[str, tuple[GameOption, ...]] = {
     "dino_hunt_v0": (whole_number("target_score", "Dinos to win", 1, 50),),
     "dalek_dice_v0": (whole_number("target_score", "Humans to win", 1, 150),),
     "dice_age_v0": (one_of("barbarians", "Variant", (False, "the standard game"), (True, "Attack of the Barbarians (2-3 players)")),),
-    "mammoth_hunters_v1": (one_of("rounds", "Rounds", (4, "4"), (3, "3: the shorter game")),),
+    "mammoth_hunters_v1": (one_of("rounds", "Rounds", (4, "4: the full game"), (3, "3: the shorter game")),),
     "age_of_craft_v1": (
         one_of("supply", "Card supply", (FIRST_GAME, "the rulebook's first game"), (RANDOM_SUPPLY, "random kinds, drawn with the game's seed")),
     ),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -184,19 +185,25 @@ def test_a_reload_while_a_search_thinks_resumes_the_game(browser: object, server
     context.close()  # type: ignore[attr-defined]
 
 
+def duplicated(context: object, page: object, server: str) -> Any:
+    """A second tab on ``page``'s game, as a duplicated tab is: the same game, the same token."""
+    duplicate = context.new_page()  # type: ignore[attr-defined]
+    duplicate.goto(server)
+    duplicate.wait_for_selector("#game option", state="attached")
+    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
+    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
+    duplicate.reload()
+    duplicate.wait_for_function(SETTLED)
+    return duplicate
+
+
 def test_a_stale_duplicated_tab_catches_up_and_a_stopped_server_is_said_plainly(browser: object, server: str) -> None:
     from playwright.sync_api import expect
 
     context, page, problems = open_page(browser, server)
     set_up(page, "dino_hunt_v0", "random", seat=0)
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
-    duplicate = context.new_page()  # type: ignore[attr-defined]
-    duplicate.goto(server)
-    duplicate.wait_for_selector("#game option", state="attached")
-    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
-    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
-    duplicate.reload()  # what a duplicated tab is: the same game, the same token
-    duplicate.wait_for_function(SETTLED)
+    duplicate = duplicated(context, page, server)
     page.locator("#actions button").first.click()  # type: ignore[attr-defined]
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
     duplicate.locator("#actions button").first.click()  # stale: the first roll, made already in the other tab
@@ -323,13 +330,7 @@ def test_a_tab_shown_again_catches_up_with_moves_made_in_another(browser: object
     context, page, problems = open_page(browser, server)
     set_up(page, "dino_hunt_v0", "random", seat=0)
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
-    duplicate = context.new_page()  # type: ignore[attr-defined]
-    duplicate.goto(server)
-    duplicate.wait_for_selector("#game option", state="attached")
-    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
-    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
-    duplicate.reload()
-    duplicate.wait_for_function(SETTLED)
+    duplicate = duplicated(context, page, server)
     stale = duplicate.locator("#moves li").count()
     page.locator("#actions button").first.click()  # type: ignore[attr-defined]
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]

@@ -399,16 +399,16 @@
     }
   }
 
-  // The picture's shape, for app.css to fit it to the window's width and height; and whether it
-  // is shown at full size (to scroll across on a small screen) or fitted.
+  // The picture's shape and own width, for app.css to fit it to the window or show it at full size.
   function fitBoard() {
     const svg = byId("board").querySelector("svg");
-    if (!svg) return;
-    const box = svg.viewBox.baseVal;
-    if (box && box.height) byId("board").style.setProperty("--aspect", String(box.width / box.height));
-    byId("board").style.setProperty("--natural-width", (box ? box.width : 0) + "px");
+    const box = svg && svg.viewBox.baseVal;
+    if (!box || !box.height) return;
+    byId("board").style.setProperty("--aspect", String(box.width / box.height));
+    byId("board").style.setProperty("--natural-width", box.width + "px");
   }
 
+  // Full size, to scroll across on a small screen, or fitted to it.
   function toggleZoom() {
     const zoomed = byId("board").classList.toggle("full-size");
     byId("zoom").setAttribute("aria-pressed", String(zoomed));
