@@ -32,8 +32,6 @@ with ``{"error": "one line"}``; no request names a file, a spec or a model, only
 
 from __future__ import annotations
 
-import html
-import inspect
 import socket
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -47,11 +45,11 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-import dice_envs
 from dice_envs.core.engine import ParameterError
 from dice_envs.web import asset
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.replay import replay_html
+from dice_envs.web.rules import rules_html
 from dice_envs.web.sessions import IDLE_SECONDS, MAX_GAMES, GameSession, GameStore, Refused, new_session
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -186,19 +184,6 @@ def finished(session: GameSession) -> GameSession:
     if not session.over:
         raise Refused(409, "the log and the replay are ready once the game is over")
     return session
-
-
-def rules_html(env_name: str, title: str) -> str:
-    """A page of the game's environment card, the ``raw_env`` docstring: the rules in brief, the
-    actions and the arguments (the full rules are in the docs, which are not package data)."""
-    card = inspect.cleandoc(dice_envs.env_module(env_name).raw_env.__doc__ or "")
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{html.escape(title)}: rules</title><link rel="icon" href="data:,"><link rel="stylesheet" href="../assets/common.css"></head>'
-        f'<body><header class="topbar"><h1>{html.escape(title)}</h1><p>the rules in brief: the environment card of {env_name}</p></header>'
-        f'<main class="panel rules"><pre>{html.escape(card)}</pre><p><a href="../">Back to the game</a></p></main></body></html>'
-    )
 
 
 def download(text: str, media_type: str, filename: str) -> Response:

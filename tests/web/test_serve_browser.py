@@ -285,7 +285,7 @@ def test_the_setup_page_offers_the_options_describes_the_agents_and_links_the_ru
         page.click("#table-rules")  # type: ignore[attr-defined]
     rules = rules_info.value
     rules.wait_for_load_state()
-    assert rules.locator("h1").text_content() == "Dino Hunt Dice" and "target_score" in rules.locator("pre").text_content()
+    assert rules.locator("h1").text_content() == "Dino Hunt Dice" and "target_score" in rules.locator("main").text_content()
     assert problems == []
     context.close()  # type: ignore[attr-defined]
 

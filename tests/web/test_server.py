@@ -193,6 +193,7 @@ def test_the_rules_of_each_offered_game_are_its_environment_card(client: TestCli
         page = client.get(f"/rules/{env_name}")
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert env_name in page.text and "Arguments:" in page.text and "<script" not in page.text
+        assert page.text.count("<tr>") == 6 and "<code>num_players</code>" in page.text and "``" not in page.text, "the card's table and code marked up"
         assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
     refused(client.get("/rules/chess_v0"), 404, "no game 'chess_v0'")
     refused(client.get("/rules/%3Cscript%3E"), 404, "no game")
