@@ -23,7 +23,7 @@ import dice_envs
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.drawing import LANE, race_track
 from dice_envs.core.engine import Game, ParameterError
-from dice_envs.core.picture import BACKGROUND, INK, Line, Scene, Text, text_width
+from dice_envs.core.picture import BACKGROUND, INK, PANEL, Line, Scene, Text, text_width
 from dice_envs.core.race import TERMINAL, Race
 from dice_envs.core.state import GameState
 from tests.conformance.playouts import Case, case_id, env_cases, game_for
@@ -213,4 +213,19 @@ def test_the_finish_line_breaks_around_a_winners_label(scores: list[int]) -> Non
     assert len(line) == (2 if crosses else 1)
     if crosses:
         assert line[0].y2 <= label_box[2] and line[1].y1 >= label_box[3]  # above the label, then below it
-    assert (line[0].y1, line[-1].y2) == (44 + 22 - 4, 44 + 22 + LANE * len(scores) - 2)  # top to bottom
+    assert (line[0].y1, line[-1].y2) == (44 + 22, 44 + 22 + LANE * len(scores) - 2)  # top to bottom
+
+
+@pytest.mark.parametrize("target", [20, 60, 100])
+def test_the_finish_line_does_not_run_into_the_target_score(target: int) -> None:
+    """Drawn, the target's label above the finish line and the line itself have background
+    between them down the line's column (they touched in Dalek Dice's picture)."""
+    race = Race.new(2)
+    scene = Scene(300, 120, "race", "spectator")
+    race_track(scene, 16, 10, 240, race, target, None)
+    label = next(shape for shape in scene.shapes if isinstance(shape, Text) and shape.text == str(target))
+    column = scene.to_array()[:, round(label.x)]
+    inked = [int(y) for y in np.flatnonzero((column != ImageColor.getrgb(PANEL)).any(axis=1)) if label.y - label.size <= y]
+    label_bottom = max(y for y in inked if y <= label.y + label.size / 2)
+    line_top = min(y for y in inked if y > label.y + label.size / 2)
+    assert line_top - label_bottom >= 4, (label_bottom, line_top)

@@ -1,6 +1,6 @@
 """Running the web layer for a real browser: the Chromium to drive (headless, through
 Playwright) and the app served on a free loopback port in a thread.  The browser tests and the
-docs' screenshots (``python -m web.screenshots``) use both."""
+docs' screenshots (``python -m tools.screenshots``) use both."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The screenshots in ``docs/images/``, taken in headless Chromium as a person would see them.
 
-    python -m web.screenshots [--out docs/images]
+    python -m tools.screenshots [--out docs/images]
 
 For each game, its picture partway through a seeded game between its two scripted agents (any
 further seat ``random``), as the spectator sees it in a replay (``<game>.png``); the whole replay

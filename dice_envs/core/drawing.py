@@ -138,7 +138,8 @@ WINNER_X = 116
 def race_track(scene: Scene, x: float, y: float, w: float, race: Race, target: int, observer: int | None) -> float:
     """The board of a race to a target score: one lane per seat with its name and score over a
     track marked every 10 (20, 50, ...) points, the finish line at the target and the seat's pawn
-    at its score; the seat to play is framed.  Returns the track's bottom.  Where a winner's label
+    at its score; the seat to play is framed.  Returns the track's bottom.  The finish line runs
+    from the first lane's top, below the target's label, so the two never touch.  Where a winner's label
     lies across the finish line, the line breaks around it, so that neither hides the other."""
     height = 24 + LANE * len(race.scores)
     box(scene, x, y, w, height, 6, fill=PANEL, stroke=MUTED)
@@ -155,7 +156,8 @@ def race_track(scene: Scene, x: float, y: float, w: float, race: Race, target: i
     scene.text(finish, labels, str(target), size=10, anchor="middle", bold=True)
     for seat, score in enumerate(race.scores):
         _lane(scene, race, seat, (x, top + seat * LANE, w), (start, end, start + score * scale), marks, observer)
-    _finish_line(scene, finish, (top - 4, top + LANE * len(race.scores) - 2), _label_gaps(race, x, top, finish))
+    # the line starts where the lanes do, clear of the target's label above it
+    _finish_line(scene, finish, (top, top + LANE * len(race.scores) - 2), _label_gaps(race, x, top, finish))
     return y + height
 
 

@@ -11,8 +11,10 @@ pool, runs a task once its answer is sent, and ships a test client.
 
     GET    /                         the page (assets/app.html)
     GET    /assets/{name}            its script and styles: app.js, app.css, common.css
-    GET    /api/catalogue            the games and the agents offered for each
-    POST   /api/games                {"game", "seat", "opponents": [label, ...]} -> the game, its id and token
+    GET    /rules/{env}              the game's rules in brief: its environment card (the env's docstring)
+    GET    /api/catalogue            the games, their options, and the agents offered for each
+    POST   /api/games                {"game", "seat", "opponents": [label, ...], "options": {name: value}}
+                                     -> the game, its id and token
     GET    /api/games/{id}?after=K   the game as the human sees it, with its steps from number K on
     POST   /api/games/{id}/move      {"action": N, "moves": M}: the human's move, if the game is
                                      still after M moves; answered at once with its step
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import uvicorn
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
@@ -47,6 +49,7 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.web import asset
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.replay import replay_html
+from dice_envs.web.rules import rules_html
 from dice_envs.web.sessions import IDLE_SECONDS, MAX_GAMES, GameSession, GameStore, Refused, new_session
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
@@ -69,6 +72,8 @@ class NewGame(BaseModel):
     game: Label
     seat: StrictInt = Field(ge=0, le=64)
     opponents: list[Label] = Field(min_length=1, max_length=16)
+    options: dict[Label, Any] = Field(default_factory=dict, max_length=8)
+    """The game's options by name (``GameOffer.params`` checks them); the defaults where absent."""
 
 
 class HumanMove(BaseModel):
@@ -106,13 +111,20 @@ def create_app(
             raise Refused(404, f"no asset {name[:40]!r}")
         return Response(assets[name], media_type=ASSETS[name], headers=PAGE_HEADERS)
 
+    @app.get("/rules/{env_name}", response_class=HTMLResponse)
+    def rules(env_name: str) -> HTMLResponse:
+        offer = catalogue.offers.get(env_name)
+        if offer is None:
+            raise Refused(404, f"no game {env_name[:40]!r} here; offered: {', '.join(catalogue.offers)}")
+        return HTMLResponse(rules_html(offer.env, offer.title), headers=PAGE_HEADERS)
+
     @app.get("/api/catalogue")
     def offered() -> dict[str, object]:
         return {"games": [offer.to_json() for offer in catalogue.offers.values()]}
 
     @app.post("/api/games", status_code=201)
     def create(body: NewGame, later: BackgroundTasks) -> dict[str, object]:
-        session = new_session(catalogue, body.game, body.seat, body.opponents)
+        session = new_session(catalogue, body.game, body.seat, body.opponents, body.options)
         store.add(session)
         later.add_task(session.start_agents)  # once the answer is sent
         with store.using(session.id, session.token):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -238,9 +238,10 @@ class GameSession:
         return f"{others} {'wins' if len(result.winners) == 1 else 'share the win'}."
 
 
-def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str]) -> GameSession:
-    """A game of ``env_name`` with the human at ``seat`` and the opponents, by label, at the other
-    seats in order; the agents have not moved yet (``start_agents``)."""
+def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str], options: Mapping[str, Any] | None = None) -> GameSession:
+    """A game of ``env_name`` with the human at ``seat``, the opponents, by label, at the other
+    seats in order, and the game's ``options`` (``GameOffer.params``); the agents have not moved
+    yet (``start_agents``)."""
     offer = catalogue.offers.get(env_name)
     if offer is None:
         raise Refused(400, f"unknown game {env_name!r}; offered: {', '.join(catalogue.offers)}")
@@ -256,10 +257,11 @@ def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: 
     labels = list(opponents)
     labels.insert(seat, YOU)
     try:
-        agents = {s: catalogue.agent(env_name, num_players, label) for s, label in enumerate(labels) if s != seat}
-    except ParameterError as error:  # a search with a model, offered from its check at the default count
+        params = offer.params(num_players, options or {})
+        # a search with a model is offered from its check at the default count and options
+        agents = {s: catalogue.agent(env_name, params, label) for s, label in enumerate(labels) if s != seat}
+    except ParameterError as error:
         raise Refused(400, str(error)) from None
-    params = {"num_players": num_players}
     env = dice_envs.make(env_name, raw=True, **params)
     seed = secrets.randbelow(SEED_LIMIT)
     env.reset(seed=seed)

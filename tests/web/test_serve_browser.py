@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -94,6 +95,24 @@ def picture_point(page: object, rng: random.Random, count: int) -> tuple[float, 
     return None
 
 
+def play_to_the_end(page: object, rng: random.Random) -> dict[str, int]:
+    """Click random legal moves, on the picture or in the list, until the game is over; how many of each."""
+    clicked = {"picture": 0, "list": 0}
+    for _ in range(MAX_CLICKS):
+        settled = page.wait_for_function(SETTLED).json_value()  # type: ignore[attr-defined]
+        assert settled["error"] is None, settled["error"]
+        if settled["over"]:
+            return clicked
+        assert settled["buttons"] >= 1, "between moves the page waits on the human, with their legal moves"
+        point = picture_point(page, rng, settled["shapes"]) if rng.random() < 0.5 else None
+        if point is None:
+            page.locator("#actions button").nth(rng.randrange(settled["buttons"])).click()  # type: ignore[attr-defined]
+        else:
+            page.mouse.click(*point)  # type: ignore[attr-defined]
+        clicked["list" if point is None else "picture"] += 1
+    pytest.fail(f"no game over after {MAX_CLICKS} moves")
+
+
 @pytest.mark.parametrize("env_name", ENV_NAMES)
 def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: object, server: str, env_name: str, tmp_path: Path) -> None:
     from playwright.sync_api import expect  # here: Playwright may be missing (the fixture skips then)
@@ -102,22 +121,7 @@ def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: obj
     set_up(page, env_name, OPPONENTS[env_name])
     page.select_option("#pace", "0")  # type: ignore[attr-defined]  # every step shown, none waited on
 
-    rng = random.Random(env_name)
-    clicked = {"picture": 0, "list": 0}
-    for _ in range(MAX_CLICKS):
-        settled = page.wait_for_function(SETTLED).json_value()
-        assert settled["error"] is None, settled["error"]
-        if settled["over"]:
-            break
-        assert settled["buttons"] >= 1, "between moves the page waits on the human, with their legal moves"
-        point = picture_point(page, rng, settled["shapes"]) if rng.random() < 0.5 else None
-        if point is None:
-            page.locator("#actions button").nth(rng.randrange(settled["buttons"])).click()
-        else:
-            page.mouse.click(*point)
-        clicked["list" if point is None else "picture"] += 1
-    else:
-        pytest.fail(f"no game over after {MAX_CLICKS} moves")
+    clicked = play_to_the_end(page, random.Random(env_name))
 
     assert "Game over" in page.locator("#game-over").text_content()
     assert page.locator("#moves li").count() >= sum(clicked.values())
@@ -181,19 +185,25 @@ def test_a_reload_while_a_search_thinks_resumes_the_game(browser: object, server
     context.close()  # type: ignore[attr-defined]
 
 
+def duplicated(context: object, page: object, server: str) -> Any:
+    """A second tab on ``page``'s game, as a duplicated tab is: the same game, the same token."""
+    duplicate = context.new_page()  # type: ignore[attr-defined]
+    duplicate.goto(server)
+    duplicate.wait_for_selector("#game option", state="attached")
+    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
+    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
+    duplicate.reload()
+    duplicate.wait_for_function(SETTLED)
+    return duplicate
+
+
 def test_a_stale_duplicated_tab_catches_up_and_a_stopped_server_is_said_plainly(browser: object, server: str) -> None:
     from playwright.sync_api import expect
 
     context, page, problems = open_page(browser, server)
     set_up(page, "dino_hunt_v0", "random", seat=0)
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
-    duplicate = context.new_page()  # type: ignore[attr-defined]
-    duplicate.goto(server)
-    duplicate.wait_for_selector("#game option", state="attached")
-    saved = page.evaluate("() => JSON.stringify(sessionStorage)")  # type: ignore[attr-defined]
-    duplicate.evaluate("(saved) => { for (const [key, value] of Object.entries(JSON.parse(saved))) sessionStorage.setItem(key, value); }", saved)
-    duplicate.reload()  # what a duplicated tab is: the same game, the same token
-    duplicate.wait_for_function(SETTLED)
+    duplicate = duplicated(context, page, server)
     page.locator("#actions button").first.click()  # type: ignore[attr-defined]
     page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
     duplicate.locator("#actions button").first.click()  # stale: the first roll, made already in the other tab
@@ -232,5 +242,103 @@ def test_new_game_asks_before_dropping_an_unfinished_game(browser: object, serve
     assert len(asked) == 2 and page.locator("#table").is_hidden()  # type: ignore[attr-defined]
     page.reload()  # type: ignore[attr-defined]
     page.wait_for_selector("#setup:not([hidden])")  # type: ignore[attr-defined]
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_the_setup_page_offers_the_options_describes_the_agents_and_links_the_rules(browser: object, server: str, tmp_path: Path) -> None:
+    """The default opponent is the strongest offered (``strongest_first``: here the scripted agent
+    the ladder rates highest, not ``random`` nor the unrated search); each opponent says what it
+    is; an option only some player counts take is offered only there; the game is played with
+    the options chosen (its log says so); the rules open from the page."""
+    context, page, problems = open_page(browser, server, accept_downloads=True)
+    page.wait_for_selector("#game option[value='dice_age_v0']", state="attached")  # type: ignore[attr-defined]
+    page.select_option("#game", "dice_age_v0")  # type: ignore[attr-defined]
+    assert page.locator("select.opponent").input_value() == "best_prey"  # type: ignore[attr-defined]
+    assert page.locator("#opponents .about").text_content().startswith("scripted heuristic: ")  # type: ignore[attr-defined]
+    page.locator("select.opponent").select_option(SLOW)  # type: ignore[attr-defined]
+    assert page.locator("#opponents .about").text_content() == "search (Monte Carlo tree search): 3 s a move, rollouts by random"  # type: ignore[attr-defined]
+    barbarians = "#options select.option option:nth-child(2)"
+    page.select_option("#options select.option", "1")  # type: ignore[attr-defined]
+    page.select_option("#players", "4")  # type: ignore[attr-defined]
+    assert page.locator(barbarians).is_disabled() and page.locator("#options select.option").input_value() == "0"  # type: ignore[attr-defined]
+    page.select_option("#players", "3")  # type: ignore[attr-defined]
+    assert page.locator(barbarians).is_enabled()  # type: ignore[attr-defined]
+
+    page.select_option("#game", "dino_hunt_v0")  # type: ignore[attr-defined]
+    assert page.locator("#rules").get_attribute("href") == "rules/dino_hunt_v0"  # type: ignore[attr-defined]
+    target = page.locator("#options input.option")  # type: ignore[attr-defined]
+    assert (target.input_value(), target.get_attribute("min"), target.get_attribute("max")) == ("20", "1", "50")
+    target.fill("3")
+    page.locator("select.opponent").select_option("random")  # type: ignore[attr-defined]
+    page.click("#start")  # type: ignore[attr-defined]
+    page.select_option("#pace", "0")  # type: ignore[attr-defined]
+    play_to_the_end(page, random.Random(3))
+    with page.expect_download() as download_info:  # type: ignore[attr-defined]
+        page.click("#download-log")  # type: ignore[attr-defined]
+    download_info.value.save_as(tmp_path / "game.json")
+    log = GameLog.from_json((tmp_path / "game.json").read_text())
+    assert log.params == {"num_players": 2, "target_score": 3}
+    assert max(log.result().scores) >= 3
+
+    with context.expect_page() as rules_info:  # type: ignore[attr-defined]
+        page.click("#table-rules")  # type: ignore[attr-defined]
+    rules = rules_info.value
+    rules.wait_for_load_state()
+    assert rules.locator("h1").text_content() == "Dino Hunt Dice" and "target_score" in rules.locator("main").text_content()
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+BOARD_AND_BUTTONS = """() => {
+  const svg = document.querySelector("#board svg").getBoundingClientRect();
+  const side = document.querySelector("#table .side").getBoundingClientRect();
+  const buttons = Array.from(document.querySelectorAll("#actions button, #table .side button, #zoom"), (b) => b.getBoundingClientRect()).filter((box) => box.width);
+  const board = document.getElementById("board");
+  return {svg: svg.width, svg_bottom: svg.bottom, side_top: side.top, shortest: Math.min(...buttons.map((box) => box.height)),
+          scrolls: board.scrollWidth > board.clientWidth, page_scrolls: document.documentElement.scrollWidth > window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1400, 1000)])
+def test_the_board_fills_a_phone_or_a_desktop_and_the_buttons_are_big_enough(browser: object, server: str, width: int, height: int) -> None:
+    """On a phone the board is as wide as the screen, the side panels are under it, every button
+    is at least 32 px tall and the board can be shown at full size to scroll across; on a desktop
+    the board takes the width the side panels leave, the game of the smallest picture included."""
+    context, page, problems = open_page(browser, server, viewport={"width": width, "height": height})
+    set_up(page, "dino_hunt_v0" if width > 1000 else "age_of_craft_v1", "random", seat=0)
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    shown = page.evaluate(BOARD_AND_BUTTONS)  # type: ignore[attr-defined]
+    assert shown["shortest"] >= 32 and not shown["page_scrolls"], shown
+    if width < 600:
+        assert shown["svg"] >= width - 12 and shown["side_top"] >= shown["svg_bottom"], shown
+        page.click("#zoom")  # type: ignore[attr-defined]
+        full = page.evaluate(BOARD_AND_BUTTONS)  # type: ignore[attr-defined]
+        assert full["svg"] == 1000 and full["scrolls"] and not full["page_scrolls"], full
+    else:
+        assert shown["svg"] >= 0.65 * width and shown["side_top"] < shown["svg_bottom"], shown
+        assert page.locator("#zoom").is_hidden()  # type: ignore[attr-defined]
+    assert problems == []
+    context.close()  # type: ignore[attr-defined]
+
+
+def test_a_tab_shown_again_catches_up_with_moves_made_in_another(browser: object, server: str) -> None:
+    """``visibilitychange``: a duplicated tab left behind refreshes its game when it comes back
+    into view, before anyone clicks in it."""
+    from playwright.sync_api import expect
+
+    context, page, problems = open_page(browser, server)
+    set_up(page, "dino_hunt_v0", "random", seat=0)
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    duplicate = duplicated(context, page, server)
+    stale = duplicate.locator("#moves li").count()
+    page.locator("#actions button").first.click()  # type: ignore[attr-defined]
+    page.wait_for_function(SETTLED)  # type: ignore[attr-defined]
+    assert duplicate.locator("#moves li").count() == stale, "a tab out of view is not polled"
+    duplicate.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")  # what showing the tab again sends
+    expect(duplicate.locator("#notice")).to_contain_text("moved on in another tab")
+    duplicate.wait_for_function(SETTLED)
+    assert duplicate.locator("#moves li").count() == page.locator("#moves li").count() > stale  # type: ignore[attr-defined]
+    assert duplicate.locator("#error").is_hidden()
     assert problems == []
     context.close()  # type: ignore[attr-defined]

@@ -152,6 +152,55 @@ def test_the_catalogue_offers_each_game_its_own_agents(client: TestClient) -> No
     assert "protect_humans" in {agent["label"] for agent in offers["dalek_dice_v0"]["agents"]}
 
 
+def test_each_game_offers_its_options_and_the_strongest_agents_first(client: TestClient) -> None:
+    """Every value an option offers is one the engine takes (at the player counts listed with a
+    choice), its default is the engine's, and the agents come strongest first: the scripted one
+    the stored ladder rates highest, ``random`` last."""
+    offers = {offer["env"]: offer for offer in client.get("/api/catalogue").json()["games"]}
+    assert {env: [option["name"] for option in offer["options"]] for env, offer in offers.items()} == {
+        DINO: ["target_score"], "dalek_dice_v0": ["target_score"], "dice_age_v0": ["barbarians"],
+        "mammoth_hunters_v1": ["rounds"], "age_of_craft_v1": ["supply"],
+    }
+    for env_name, offer in offers.items():
+        params_class = dice_envs.env_module(env_name).raw_env.game_class.params_class
+        for option in offer["options"]:
+            assert option["default"] == getattr(params_class(), option["name"])
+            values = [(choice["value"], choice["players"]) for choice in option.get("choices", [])] or [
+                (option["low"], list(range(offer["min_players"], offer["max_players"] + 1))), (option["high"], [offer["min_players"]])]
+            for value, counts in values:
+                assert counts, option
+                for count in counts:
+                    params_class(num_players=count, **{option["name"]: value})
+        assert offer["strongest"][-1] == "random" and sorted(offer["strongest"]) == sorted(agent["label"] for agent in offer["agents"])
+        assert all(agent["description"] for agent in offer["agents"])
+    assert offers[DINO]["strongest"] == ["cup_counter", "two_footprints", "random"]
+    assert offers["dice_age_v0"]["options"][0]["choices"][1]["players"] == [2, 3]
+    assert {agent["label"]: agent["description"] for agent in offers[DINO]["agents"]}["random"] == "random: uniformly random legal action"
+
+
+def test_a_game_is_played_with_the_options_chosen(client: TestClient) -> None:
+    response = client.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["cup_counter"], "options": {"target_score": 2}})
+    assert response.status_code == 201, response.text
+    view = response.json()
+    headers = {"X-Game-Token": view.pop("token")}
+    final = play_out(client, (settled(client, view, headers), headers), random.Random(1))
+    log = GameLog.from_json(client.get(f"/api/games/{final['id']}/log", headers=headers).text)
+    assert log.params == {"num_players": 2, "target_score": 2} and max(log.result().scores) >= 2
+    mammoth = client.post("/api/games", json={"game": "mammoth_hunters_v1", "seat": 0, "opponents": ["random"] * 2, "options": {"rounds": 3}})
+    assert mammoth.status_code == 201 and client.app.state.games._sessions[mammoth.json()["id"]].env.game.params.rounds == 3
+
+
+def test_the_rules_of_each_offered_game_are_its_environment_card(client: TestClient) -> None:
+    for env_name in ENV_NAMES:
+        page = client.get(f"/rules/{env_name}")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert env_name in page.text and "Arguments:" in page.text and "<script" not in page.text
+        assert page.text.count("<tr>") == 6 and "<code>num_players</code>" in page.text and "``" not in page.text, "the card's table and code marked up"
+        assert page.headers["Content-Security-Policy"].startswith("default-src 'self'")
+    refused(client.get("/rules/chess_v0"), 404, "no game 'chess_v0'")
+    refused(client.get("/rules/%3Cscript%3E"), 404, "no game")
+
+
 def test_a_model_is_offered_by_label_for_its_own_game_and_shows_its_probabilities_in_the_log() -> None:
     catalogue = AgentCatalogue(["random", MODEL], [DINO, "dalek_dice_v0"])
     client = TestClient(create_app(catalogue), base_url=LOCAL)
@@ -159,6 +208,7 @@ def test_a_model_is_offered_by_label_for_its_own_game_and_shows_its_probabilitie
     assert str(ROOT) not in listed and "model:" not in listed
     offers = {offer["env"]: {agent["label"]: agent["players"] for agent in offer["agents"]} for offer in json.loads(listed)["games"]}
     assert offers == {DINO: {"random": list(range(2, 9)), "dino_hunt_ppo": [2]}, "dalek_dice_v0": {"random": list(range(2, 7))}}
+    assert json.loads(listed)["games"][0]["strongest"] == ["dino_hunt_ppo", "random"], "the shipped model's stored rating, given by its path"
     refused(client.post("/api/games", json={"game": "dalek_dice_v0", "seat": 0, "opponents": ["dino_hunt_ppo"]}), 400, "no agent")
     refused(client.post("/api/games", json={"game": DINO, "seat": 0, "opponents": ["dino_hunt_ppo"] * 2}), 400, "with 3 players")
     search = "mcts:simulations=2," + MODEL.replace(":", "=", 1)  # checked at 2 players, offered at every count
@@ -235,6 +285,14 @@ def test_bad_new_games_are_refused_one_line_each(client: TestClient) -> None:
     refused(new({"game": DINO, "seat": 0, "opponents": []}), 422, "opponents")
     refused(new({"game": DINO, "seat": 0, "opponents": "random"}), 422, "opponents")
     refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "params": {"target_score": 1}}), 422, "params")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {"target_score": 0}}), 400, "target_score", "from 1 to 50, got 0")
+    for value in (True, 20.0, "20", [20], None, 51):
+        refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {"target_score": value}}), 400, "target_score must be")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {"max_steps": 5}}), 400, "no option 'max_steps'", "target_score")
+    refused(new({"game": "dice_age_v0", "seat": 0, "opponents": ["random"] * 3, "options": {"barbarians": True}}), 400, "barbarians variant is for 2 or 3")
+    refused(new({"game": "dice_age_v0", "seat": 0, "opponents": ["random"], "options": {"barbarians": 1}}), 400, "barbarians must be one of False, True")
+    refused(new({"game": "age_of_craft_v1", "seat": 0, "opponents": ["random"], "options": {"supply": "all"}}), 400, "supply must be one of")
+    refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {str(n): n for n in range(9)}}), 422, "options")
     refused(new(["dino_hunt_v0"]), 422)
     refused(new({"game": DINO * 50, "seat": 0, "opponents": ["random"]}), 422, "game")
     as_json = {"Content-Type": "application/json"}

@@ -103,22 +103,93 @@
     const seats = [];
     for (let seat = 0; seat < players; seat++) seats.push(option(seat, "player_" + seat));
     byId("seat").replaceChildren(...seats);
+    fillOptions(offer, players);
+    fillOpponents(offer, players);
+  }
+
+  // Each opponent's choice starts on the strongest agent at this count (the catalogue's order),
+  // with a line saying what the chosen agent is.
+  function fillOpponents(offer, players) {
     const labels = agentsFor(offer, players);
-    const selects = [element("legend", "", "Opponents")];
+    const strongest = offer.strongest.find((label) => labels.includes(label));
+    const rows = [element("legend", "", "Opponents")];
     for (let k = 1; k < players; k++) {
       const label = element("label", "", "Opponent " + k + " ");
       const select = element("select", "opponent");
       select.append(...labels.map((name) => option(name, name)));
+      select.value = strongest;
+      const about = element("p", "about");
+      const describe = () => { about.textContent = offer.agents.find((agent) => agent.label === select.value).description; };
+      select.addEventListener("change", describe);
+      describe();
       label.append(select);
-      selects.push(label);
+      rows.push(label, about);
     }
-    byId("opponents").replaceChildren(...selects);
+    byId("opponents").replaceChildren(...rows);
+  }
+
+  // The game's options: a whole number in its range, or one of its choices (those the engine
+  // takes at this player count); a value already chosen stays where it still may.
+  function fillOptions(offer, players) {
+    const chosen = optionValues();
+    const rows = [element("legend", "", "Options")];
+    for (const spec of offer.options) {
+      const label = element("label", "", spec.label + " ");
+      let input;
+      if (spec.choices) {
+        input = element("select");
+        spec.choices.forEach((choice, index) => {
+          const node = option(index, choice.text);
+          node.disabled = !choice.players.includes(players);
+          input.append(node);
+        });
+        const keep = spec.choices.findIndex((choice) => choice.value === (spec.name in chosen ? chosen[spec.name] : spec.default));
+        const allowed = (index) => index >= 0 && spec.choices[index].players.includes(players);
+        input.value = String(allowed(keep) ? keep : spec.choices.findIndex((choice) => choice.players.includes(players)));
+      } else {
+        input = element("input");
+        input.type = "number";
+        input.required = true;
+        input.min = String(spec.low);
+        input.max = String(spec.high);
+        input.step = "1";
+        input.value = String(spec.name in chosen ? chosen[spec.name] : spec.default);
+      }
+      input.className = "option";
+      input.dataset.name = spec.name;
+      label.append(input);
+      rows.push(label);
+    }
+    byId("options").replaceChildren(...rows);
+    byId("options").hidden = !offer.options.length;
+  }
+
+  // The options as the form holds them, by name, as the server takes them.
+  function optionValues() {
+    const offer = selectedOffer();
+    const values = {};
+    for (const input of document.querySelectorAll("#options .option")) {
+      const spec = offer && offer.options.find((candidate) => candidate.name === input.dataset.name);
+      if (!spec) continue; // a form of the game chosen before
+      values[spec.name] = spec.choices ? spec.choices[Number(input.value)].value : Number(input.value);
+    }
+    return values;
+  }
+
+  function showRulesLinks(env) {
+    for (const id of ["rules", "table-rules"]) byId(id).href = "rules/" + encodeURIComponent(env);
+  }
+
+  function chooseGame() {
+    byId("options").replaceChildren(); // the last game's options are not this one's
+    showRulesLinks(byId("game").value);
+    fillPlayers();
   }
 
   async function loadCatalogue() {
     offers = (await (await request("GET", "api/catalogue")).json()).games;
     byId("game").replaceChildren(...offers.map((offer) => option(offer.env, offer.title + " (" + offer.env + ")")));
-    fillPlayers();
+    chooseGame();
   }
 
   function startGame(event) {
@@ -129,6 +200,7 @@
         game: byId("game").value,
         seat: Number(byId("seat").value),
         opponents: Array.from(document.querySelectorAll("#opponents select"), (select) => select.value),
+        options: optionValues(),
       };
       const shown = await (await request("POST", "api/games", body)).json();
       game = { id: shown.id, token: shown.token };
@@ -248,6 +320,7 @@
     document.body.classList.add("waiting");
     showThinkingLine();
     byId("board").innerHTML = step.picture; // the server's own SVG, nothing a user typed
+    fitBoard();
     byId("step").textContent = step.seat === null ? step.said : step.player + ": " + step.label + (step.said ? ". " + step.said : "");
     byId("step").hidden = false;
     byId("turn").hidden = true;
@@ -311,6 +384,7 @@
   function showBoard() {
     const board = byId("board");
     board.innerHTML = view.picture; // the server's own SVG (dice_envs/web/sessions.py), nothing a user typed
+    fitBoard();
     const labels = new Map(view.legal.map((move) => [String(move.action), move.label]));
     for (const shape of board.querySelectorAll("[data-action]")) {
       const label = labels.get(shape.dataset.action);
@@ -323,6 +397,22 @@
       title.textContent = label;
       shape.append(title);
     }
+  }
+
+  // The picture's shape and own width, for app.css to fit it to the window or show it at full size.
+  function fitBoard() {
+    const svg = byId("board").querySelector("svg");
+    const box = svg && svg.viewBox.baseVal;
+    if (!box || !box.height) return;
+    byId("board").style.setProperty("--aspect", String(box.width / box.height));
+    byId("board").style.setProperty("--natural-width", box.width + "px");
+  }
+
+  // Full size, to scroll across on a small screen, or fitted to it.
+  function toggleZoom() {
+    const zoomed = byId("board").classList.toggle("full-size");
+    byId("zoom").setAttribute("aria-pressed", String(zoomed));
+    byId("zoom").textContent = zoomed ? "Fit to the screen" : "Full size";
   }
 
   function showTurn() {
@@ -378,6 +468,7 @@
     received = shown.steps_from + shown.steps.length;
     const offer = offers.find((candidate) => candidate.env === view.env);
     byId("subtitle").textContent = (offer ? offer.title : view.env) + ": you are player_" + view.seat;
+    showRulesLinks(view.env);
     byId("setup").hidden = true;
     byId("table").hidden = false;
     if (!stepTimer) advance();
@@ -404,11 +495,12 @@
   }
 
   function wire() {
-    byId("game").addEventListener("change", fillPlayers);
+    byId("game").addEventListener("change", chooseGame);
     byId("players").addEventListener("change", fillSeats);
     byId("setup").addEventListener("submit", startGame);
     byId("new-game").addEventListener("click", leaveGame);
     byId("skip").addEventListener("click", skip);
+    byId("zoom").addEventListener("click", toggleZoom);
     document.addEventListener("visibilitychange", refreshIfStale);
     byId("pace").addEventListener("change", () => {
       if (stepTimer) {
