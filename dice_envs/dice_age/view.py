@@ -9,8 +9,10 @@ shells".  Intimidate names its target's seat, not its offset from the mover.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from dice_envs.core.drawing import seat_name
-from dice_envs.core.view import Score, Viewer, sees
+from dice_envs.core.view import Narration, Score, Viewer, score_changes, sees
 from dice_envs.dice_age.actions import ACTION_NAMES, INTIMIDATE, SIZES, USE_RETREAT
 from dice_envs.dice_age.data import HONOR_POINTS, INNOVATION_SHELL, SHELL_VALUES, Honor
 from dice_envs.dice_age.rules import DiceAge
@@ -64,3 +66,15 @@ def seen_score(state: DiceAgeState, seat: int, viewer: Viewer) -> Score:
 
 def seen_scores(game: DiceAge, state: DiceAgeState, viewer: Viewer) -> list[Score]:
     return [seen_score(state, seat, viewer) for seat in range(game.num_players)]
+
+
+def narrate(
+    before: DiceAgeState, after: DiceAgeState, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]
+) -> Narration:
+    """A round's end: the prey each seat won, and the points as ``viewer`` sees them."""
+    ended = after.round != before.round or (after.decision == Decision.GAME_OVER != before.decision)
+    if not ended:
+        return Narration()
+    winners = [winner for winner in after.last_awards if winner >= 0]
+    prey = ", ".join(f"{seat_name(winner)} {winners.count(winner)}" for winner in sorted(set(winners))) or "nobody"
+    return Narration(scored=f"Round {before.round} ends. Prey won (grounds and Extra Hunt): {prey}. Points: {score_changes(scores_before, scores_after)}")
