@@ -215,7 +215,8 @@ def village_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> 
 
 def game_over_text(after: AgeOfCraftState, scores_after: Sequence[Score]) -> str:
     """Why the game ended, the points, and who won."""
-    why = f"someone has {END_POINTS} points" if max(map(float, scores_after)) >= END_POINTS else "the Mercantile Houses are all built"
+    best = max(range(len(scores_after)), key=lambda s: float(scores_after[s]))
+    why = f"{seat_name(best)} has {END_POINTS} points or more" if float(scores_after[best]) >= END_POINTS else "the Mercantile Houses are all built"
     points = ", ".join(f"{seat_name(s)} {score:g}" if isinstance(score, float) else f"{seat_name(s)} {score}" for s, score in enumerate(scores_after))
     winners = " and ".join(map(seat_name, after.winners))
     return f"Game over: {why}. Points: {points}. {winners} {'wins' if len(after.winners) == 1 else 'share the win'}."

@@ -58,12 +58,12 @@ CARD_TITLES = {
 
 OPTION_LABELS = {
     **{card: (f"3 into {card.name.lower()}", "2 anywhere") for card in LANDSCAPE_CARDS},
-    Card.MAMMOTH_MOVE: ("a mammoth and own hunters", "own hunters only"),
+    Card.MAMMOTH_MOVE: ("a mammoth and {own} hunters", "{own} hunters only"),
     Card.MAMMOTH: ("new mammoth (2 stones)", "to a neighbour (3 stones)", "anywhere (5 stones)"),
     Card.CLUB: ("take a club", "a mammoth instead"),
-    Card.CLUB_OR_MOVE: ("take a club", "move up to 2 own hunters"),
+    Card.CLUB_OR_MOVE: ("take a club", "move up to 2 of {own} hunters"),
 }
-"""The options of a card (a Cult's are the two top cards, see ``option_label``)."""
+"""The options of a card (a Cult's are the two top cards, see ``option_label``); ``{own}``: the deciding seat's."""
 
 
 def decider(game: MammothHunters, state: MammothHuntersState) -> int | None:
@@ -73,12 +73,17 @@ def decider(game: MammothHunters, state: MammothHuntersState) -> int | None:
     return state.effect.decider if state.decision == Decision.EFFECT else state.current
 
 
+def whose(seat: int) -> str:
+    """``player_1's``: a seat's hunters named absolutely, the deciding seat's too (not "own")."""
+    return f"{seat_name(seat)}'s"
+
+
 def option_label(state: MammothHuntersState, card: int, option: int) -> str:
     if card in (Card.CULT, Card.DARK_CULT):
         light = option == 0
         top = (state.light_discard if light else state.dark_discard)[-1]
         return f"copy {'light' if light else 'dark'} top: {CARD_TITLES[Card(top)]}"
-    return OPTION_LABELS[Card(card)][option]
+    return OPTION_LABELS[Card(card)][option].format(own=whose(state.effect.decider))
 
 
 def done_label(state: MammothHuntersState) -> str:
@@ -91,7 +96,7 @@ def done_label(state: MammothHuntersState) -> str:
 
 REGION_WORDS = {
     Step.PLACE: "place a hunter in region {region}",
-    Step.PLACE_FROM: "move an own hunter from region {region}",
+    Step.PLACE_FROM: "move one of {own} hunters from region {region}",
     Step.FROM: "a hunter from region {region}",
     Step.TO: "to region {region}",
     Step.SWAP_FROM: "swap with a hunter in region {region}",
@@ -100,10 +105,11 @@ REGION_WORDS = {
     Step.MAMMOTH_TO: "the mammoth to region {region}",
     Step.FIRE_FROM: "a fire tile from region {region}",
     Step.FIRE_TO: "the fire tile to region {region}",
-    Step.ATTACH: "the club under an own hunter in region {region}",
+    Step.ATTACH: "the club under one of {own} hunters in region {region}",
     Step.TARGET: "the mammoth and hunters to region {region}",
 }
-"""A region chosen at each step of a card's action, in words (``picture.STEP_TEXT`` asks the question)."""
+"""A region chosen at each step of a card's action, in words (``picture.STEP_TEXT`` asks the question);
+``{own}``: the deciding seat's."""
 
 
 def region_words(state: MammothHuntersState, action: int) -> str:
@@ -114,7 +120,7 @@ def region_words(state: MammothHuntersState, action: int) -> str:
         words = "lay a glacier on region {region}"
     else:
         words = REGION_WORDS.get(state.effect.step, "region {region}")
-    return words.format(region=region + 1) + (" with a club" if club else "")
+    return words.format(region=region + 1, own=whose(state.effect.decider)) + (" with a club" if club else "")
 
 
 def card_colour(card: int) -> str:
@@ -142,10 +148,9 @@ def move_label(game: MammothHunters, state: MammothHuntersState, action: int, vi
     if action < HUNTER:
         return f"{seat_after(effect.player, action - PLAYER + 1, n)} carries it out"
     if action < OWN_CLUBBED:
-        owner = (effect.decider + action - HUNTER) % n
-        return "own hunter" if owner == effect.decider else f"{seat_name(owner)}'s hunter"
+        return f"{whose((effect.decider + action - HUNTER) % n)} hunter"
     if action == OWN_CLUBBED:
-        return "own hunter with club"
+        return f"{whose(effect.decider)} hunter with a club"
     return done_label(state)
 
 
