@@ -125,10 +125,10 @@ def move_label(game: AgeOfCraft, state: AgeOfCraftState, action: int, viewer: Vi
         return their_die_words(state, action)
     if action == END:
         return END_LABELS.get(state.decision, "end")
-    return value_words(state, action)
+    return value_words(action)
 
 
-def value_words(state: AgeOfCraftState, action: int) -> str:
+def value_words(action: int) -> str:
     """Setting a die to a value, storing or retrieving one."""
     if action < STORE:
         return f"make it a {action - SET_TO + 1}"
@@ -136,13 +136,14 @@ def value_words(state: AgeOfCraftState, action: int) -> str:
         return f"store a {action - STORE + 1} on a Warehouse"
     return f"take a {action - RETRIEVE + 1} back from a Warehouse"
 
+
 # ================================================================ what a move set off
 def income_rolled(before: AgeOfCraftState, after: AgeOfCraftState) -> bool:
     """Whether the move led to an Income roll: the window before it closed, this turn or a new one."""
     return after.turn > 0 and after.phase != Decision.OPENING and (after.turn != before.turn or before.phase == Decision.OPENING)
 
 
-def income_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def income_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     """The Income roll: the dice and their total, the Bust check's losses, the production."""
     if not income_rolled(before, after):
         return None
@@ -157,14 +158,14 @@ def income_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> s
     return sentences(roll, bust, production)
 
 
-def offer_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def offer_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     if before.decision != Decision.OFFER or after.decision != Decision.RESPOND:
         return None
     offer = after.offer
     return f"{seat_name(after.active)} offers {seat_name(offer.target)} {dice_words(offer.give)} for {dice_words(offer.ask)}."
 
 
-def trade_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def trade_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     if before.decision != Decision.RESPOND:
         return None
     offer, active, target = before.offer, seat_name(before.active), seat_name(before.offer.target)
@@ -175,7 +176,7 @@ def trade_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> st
     return f"Trade done: {active} gives {dice_words(offer.give)} to {target} for {dice_words(offer.ask)}.{guests}"
 
 
-def attack_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def attack_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     """An attack's die chosen, or its victim's answer: it lands, waits for the victim, or is ignored."""
     effect = before.effect
     if before.decision != Decision.EFFECT or effect.step not in (Step.THEIR_DIE, Step.DEFEND):
@@ -193,14 +194,14 @@ def attack_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> s
     return f"{victim} loses {dice_words(lost)} to {attacker}."
 
 
-def bandit_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def bandit_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     bandit = Kind.MOUNTED_BANDIT
     if after.players[after.active].turned_now[bandit] <= before.players[after.active].turned_now[bandit] or after.active != before.active:
         return None
     return "The Mounted Bandit's roll shows a 6: the card is exhausted."
 
 
-def built_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def built_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     if after.active != before.active:
         return None
     old, new = before.players[after.active].cards, after.players[after.active].cards
@@ -208,7 +209,7 @@ def built_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> st
     return f"{seat_name(after.active)} builds {', '.join(built)}." if built else None
 
 
-def village_text(before: AgeOfCraftState, after: AgeOfCraftState, seat: int) -> str | None:
+def village_text(before: AgeOfCraftState, after: AgeOfCraftState) -> str | None:
     rolled = after.decision == Decision.EFFECT and after.effect.step == Step.KEEP and before.decision != Decision.EFFECT
     return f"{seat_name(after.active)} rolls {dice_words(after.tray)} from the Stock, to keep one." if rolled else None
 
@@ -217,12 +218,12 @@ def game_over_text(after: AgeOfCraftState, scores_after: Sequence[Score]) -> str
     """Why the game ended, the points, and who won."""
     best = max(range(len(scores_after)), key=lambda s: float(scores_after[s]))
     why = f"{seat_name(best)} has {END_POINTS} points or more" if float(scores_after[best]) >= END_POINTS else "the Mercantile Houses are all built"
-    points = ", ".join(f"{seat_name(s)} {score:g}" if isinstance(score, float) else f"{seat_name(s)} {score}" for s, score in enumerate(scores_after))
+    points = ", ".join(f"{seat_name(s)} {float(score):g}" for s, score in enumerate(scores_after))
     winners = " and ".join(map(seat_name, after.winners))
     return f"Game over: {why}. Points: {points}. {winners} {'wins' if len(after.winners) == 1 else 'share the win'}."
 
 
-TELLERS: tuple[Callable[[AgeOfCraftState, AgeOfCraftState, int], str | None], ...] = (
+TELLERS: tuple[Callable[[AgeOfCraftState, AgeOfCraftState], str | None], ...] = (
     offer_text,
     trade_text,
     attack_text,
@@ -238,6 +239,6 @@ def narrate(
     before: AgeOfCraftState, after: AgeOfCraftState, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]
 ) -> Narration:
     """What the move set off, all of it face up (so the same for every viewer)."""
-    said = sentences(*(tell(before, after, seat) for tell in TELLERS))
+    said = sentences(*(tell(before, after) for tell in TELLERS))
     over = after.decision == Decision.GAME_OVER != before.decision
     return Narration(said, game_over_text(after, scores_after) if over else None)
