@@ -45,7 +45,7 @@ BUTTON_LABELS = {SEND: "send offer", CANCEL: "cancel offer", ACCEPT: "accept", R
 """The moves the picture draws as buttons, in words short enough for them."""
 CHOOSING_A_PLAYER = {Decision.EXCHANGE: "swap dice with", Decision.NEGOTIATE: "make an offer to", Decision.EFFECT: "attack"}
 """What picking a player does, by decision."""
-OWN_DIE_WORDS = {
+OWN_DIE_WORDS: dict[tuple[int, Step], str] = {
     (Kind.MARKETPLACE, Step.OWN_DIE): "return {whose} {value} to the Stock",
     (Kind.MARKETPLACE, Step.OTHER_DIE): "set {whose} {value} to any value",
     (Kind.TRADING_POST, Step.OWN_DIE): "trade {whose} {value} for a Stock die one higher or lower",

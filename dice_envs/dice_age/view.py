@@ -38,7 +38,16 @@ def intimidate_target(game: DiceAge, state: DiceAgeState, action: int) -> tuple[
     return ground, (state.current + opponent + 1) % game.num_players, bool(large)
 
 
-PROSPERITY_WORDS = ("+1 small die", "a small die made large", "a wanderer die", "1 shell tile", "2 shell tiles", "a Counsel tile", "an Intimidate tile", "a Retreat tile")
+PROSPERITY_WORDS = (
+    "+1 small die",
+    "a small die made large",
+    "a wanderer die",
+    "1 shell tile",
+    "2 shell tiles",
+    "a Counsel tile",
+    "an Intimidate tile",
+    "a Retreat tile",
+)
 """What each Prosperity bonus gives at the round's end, by ``Prosperity``."""
 HONOR_WORDS = ("Great and Powerful", "Bond of the Weak", "Prosperous Ones", "Innovation", "Wisdom of the Elder", "Hunter's Pride")
 """Each Honor bonus (counted at the game's end), by ``Honor``."""
@@ -116,9 +125,7 @@ def seen_scores(game: DiceAge, state: DiceAgeState, viewer: Viewer) -> list[Scor
     return [seen_score(state, seat, viewer) for seat in range(game.num_players)]
 
 
-def narrate(
-    before: DiceAgeState, after: DiceAgeState, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]
-) -> Narration:
+def narrate(before: DiceAgeState, after: DiceAgeState, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]) -> Narration:
     """A round's end: the prey each seat won, and the points as ``viewer`` sees them."""
     ended = after.round != before.round or (after.decision == Decision.GAME_OVER != before.decision)
     if not ended:

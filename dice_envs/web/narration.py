@@ -29,9 +29,7 @@ NARRATORS: dict[str, Narrator] = {
 """Each game's narrator, by its name without the version."""
 
 
-def narrate(
-    env_name: str, before: Any, after: Any, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]
-) -> Narration:
+def narrate(env_name: str, before: Any, after: Any, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]) -> Narration:
     """What the move of ``seat`` from ``before`` to ``after`` did, told to ``viewer`` (a seat, or
     ``None``: the spectator), with the scores as ``viewer`` sees them."""
     narrator = NARRATORS.get(env_name.rsplit("_v", 1)[0])

@@ -167,7 +167,12 @@ def test_an_attack_says_what_the_victim_lost_or_that_it_was_ignored() -> None:
         for state, action, _ in moves(CRAFT, seed):
             if attacked(state, action):
                 saids.append(told_of(CRAFT, state, action).said or "")
-    patterns = (r"player_\d loses an? \d to player_\d\.", r"player_\d may ignore the attack .*", r"player_\d ignores the attack: nothing is taken\.", r"player_\d's \d and player_\d's \d change places\.")
+    patterns = (
+        r"player_\d loses an? \d to player_\d\.",
+        r"player_\d may ignore the attack .*",
+        r"player_\d ignores the attack: nothing is taken\.",
+        r"player_\d's \d and player_\d's \d change places\.",
+    )
     assert saids and all(any(re.search(p, said) for p in patterns) for said in saids), saids
     assert any(re.search(patterns[0], said) for said in saids), saids
 
