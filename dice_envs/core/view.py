@@ -10,10 +10,17 @@ action, viewer)`` and, where some of a score is face down, ``seen_scores(game, s
 ``state`` is the position the move is made in, so that a relative target ("the next seat")
 resolves to a seat by its name; ``viewer`` is the seat the words are shown to, or ``None`` for
 the spectator, who sees everything.
+
+What a move set off (a bust, a conflict lost, a round's scoring) is its ``Narration``: a game's
+``view.py`` provides ``narrate(before, after, seat, viewer, scores_before, scores_after)``, which
+reads it off the positions before and after the move and says only what ``viewer`` may know
+(``dice_envs/web/narration.py`` looks it up for the web page's steps).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dice_envs.core.drawing import seat_name
@@ -47,3 +54,47 @@ def sees(viewer: Viewer, seat: int) -> bool:
 def button_text(label: str) -> str:
     """A move's label as a button's text: its first letter capitalised, the rest as it is."""
     return label[:1].upper() + label[1:]
+
+
+@dataclass(frozen=True)
+class Narration:
+    said: str | None = None
+    """What the move did, beyond its label (a bust, a conflict lost), or ``None``."""
+    scored: str | None = None
+    """A scoring the move set off (a round's end), shown as a step of its own, or ``None``."""
+
+
+Narrator = Callable[[Any, Any, int, Viewer, Sequence[Score], Sequence[Score]], Narration]
+"""(state before, state after, the mover's seat, the seat told, scores before and after as that seat sees them)."""
+
+
+def score_changes(before: Sequence[Score], after: Sequence[Score]) -> str:
+    """``player_0 +120, player_1 now 690 + shells``: every seat whose shown score changed, by how
+    much where the seat knows it, else the score as shown (part of it is face down)."""
+    changes = []
+    for seat, (old, new) in enumerate(zip(before, after)):
+        if new == old:
+            continue
+        if isinstance(old, (int, float)) and isinstance(new, (int, float)):
+            changes.append(f"{seat_name(seat)} {new - old:+g}")
+        else:
+            changes.append(f"{seat_name(seat)} now {new}")
+    return ", ".join(changes) or "no points"
+
+
+def race_turn_end(words: dict[Any, str]) -> Narrator:
+    """The narrator of a push-your-luck race (Dino Hunt, Dalek Dice): once a turn passes, how it
+    ended (``words`` by the game's ``TurnEnd``, with ``{who}`` and ``{points}``)."""
+
+    def narrate_turn(before: Any, after: Any, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]) -> Narration:
+        if after.race.current == seat:  # the turn goes on
+            return Narration()
+        return Narration(words[after.last_turn_end].format(who=seat_name(seat), points=after.last_turn_points))
+
+    return narrate_turn
+
+
+def sentences(*parts: str | None) -> str | None:
+    """The parts that say something, as one text (``None`` if none does)."""
+    said = [part for part in parts if part]
+    return " ".join(said) if said else None

@@ -1,10 +1,11 @@
 """What a seat is shown of a Dalek Dice position beyond its picture (``dice_envs.core.view``):
 nothing in this game is hidden, so the words for a move are the same for every viewer; rolling
-and stopping say what they would do here (how many dice, how many points)."""
+and stopping say what they would do here (how many dice, how many points), and a turn that passes
+says how it ended."""
 
 from __future__ import annotations
 
-from dice_envs.core.view import Viewer
+from dice_envs.core.view import Viewer, race_turn_end
 from dice_envs.dalek_dice.actions import ACTION_NAMES, ROLL, STOP
 from dice_envs.dalek_dice.rules import DalekDice
 from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, dice_left, turn_points
@@ -31,3 +32,14 @@ def move_label(game: DalekDice, state: DalekDiceState, action: int, viewer: View
     if action == STOP:
         return stop_text(state)
     return ACTION_NAMES[action]
+
+
+narrate = race_turn_end(
+    {
+        TurnEnd.STOPPED: "{who} stopped and scores {points}",
+        TurnEnd.NO_DICE_LEFT: "{who} kept every die: scores {points}",
+        TurnEnd.DOCTOR: "{who} rolled a third Doctor: bust, scores nothing",
+        TurnEnd.EXTERMINATE: "{who} rolled a third Exterminate!: the Humans count double, scores {points}",
+    }
+)
+"""How a turn ended, once it passes."""

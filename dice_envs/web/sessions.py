@@ -166,7 +166,7 @@ class GameSession:
         and the scores as the human's seat sees them."""
         scores = self.shown_scores()
         after = {"picture": self.seat_picture(), "scores": scores}
-        told = narrate(self.log.env, before, self.env.game_state, move.seat, scores_before, scores)
+        told = narrate(self.log.env, before, self.env.game_state, move.seat, self.seat, scores_before, scores)
         self.steps.append({"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move, before), "said": told.said, **after})
         if told.scored is not None:
             self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, **after})

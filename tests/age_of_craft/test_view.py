@@ -40,4 +40,4 @@ def test_an_offer_goes_to_a_named_seat() -> None:
     assert move_label(GAME, state, PLAYER, 1) == "make an offer to player_3"
     assert move_label(GAME, state, PLAYER + 1, 1) == "make an offer to player_0"
     assert move_label(GAME, state, END, 1) == "end negotiation"
-    assert move_label(GAME, state, TAKE + 2, 1) == "take 3"
+    assert move_label(GAME, state, TAKE + 2, 1) == "take a 3 from the tray"

@@ -5,7 +5,9 @@ observation, ``tests/test_pictures.py`` the picture).
 Hidden-information pairs: ``Game.resample_hidden`` redraws what a seat cannot see (hands,
 face-down tiles, deck order); the seat's view must not change.  A move's label, as shown to a
 seat, must not change either, nor tell apart two moves that leave the seat the same observation
-(a card discarded face down).  Positive controls show that the comparisons can fail: the same
+(a card discarded face down).  What a move set off, in words (its narration, a step of the
+page), told to a seat, is the same after the same move in both positions of a pair, wherever the
+seat observes the same after it.  Positive controls show that the comparisons can fail: the same
 redraw changes what another seat, who can see it, is shown.
 """
 
@@ -28,6 +30,7 @@ from dice_envs.dice_age.data import SHELL_VALUES
 from dice_envs.game_log import GameLog
 from dice_envs.mammoth_hunters.actions import DISCARD, NO_DISCARD
 from dice_envs.web.catalogue import AgentCatalogue
+from dice_envs.web.narration import narrate
 from dice_envs.web.sessions import GameSession, new_session
 from tests.conformance.playouts import Case, case_id, env_cases
 
@@ -130,6 +133,36 @@ def test_move_labels_show_a_seat_nothing_it_cannot_see(case: Case) -> None:
                     told_apart += env.move_label(first, SPECTATOR_VIEW, state) != env.move_label(second, SPECTATOR_VIEW, state)
     if case[0] == "mammoth_hunters_v1":  # positive control: the spectator is told which card went face down
         assert told_apart, "no two moves looked the same to a seat: the comparison cannot fail"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_narrations_tell_a_seat_nothing_it_cannot_see(case: Case) -> None:
+    """A move made in a position and in its redraw for a seat, with the same chance: wherever the
+    seat observes the same after both, its narration (each step's words) is the same."""
+    env = make_env(case)
+    game, rng = env.game, np.random.default_rng(5)
+    compared = 0
+    for index, state in enumerate(positions(env, seed=13)):
+        if game.is_terminal(state):
+            continue
+        seat = index % game.num_players
+        variant = game.resample_hidden(state, seat, rng)
+        for action in sorted(set(game.legal_actions(state)) & set(game.legal_actions(variant))):
+            told = [told_after(env, position, action, seat) for position in (state, variant)]
+            if np.array_equal(told[0][0], told[1][0]):
+                assert told[0][1] == told[1][1], f"position {index}: {seat_name(seat)} is told what it cannot see"
+                compared += state != variant
+    if case[0] in HIDDEN:  # the pairs compared differ in what the seat cannot see
+        assert compared, "no pair differed: the comparison cannot fail"
+
+
+def told_after(env: DiceGameEnv, state: GameState, action: int, seat: int) -> tuple[np.ndarray, Any]:
+    """What ``seat`` observes after ``action`` in ``state`` (chance seeded), and the move's narration told to it."""
+    after = state.clone()
+    env.game.apply(after, action, np.random.default_rng(0))
+    viewer = seat_name(seat)
+    scores = env.seen_scores(viewer, state), env.seen_scores(viewer, after)
+    return env.encoder.encode(after, seat), narrate(env.metadata["name"], state, after, env.game.current_player(state), seat, *scores)
 
 
 def private_difference(first: list[np.ndarray], second: list[np.ndarray], seat: int) -> bool:

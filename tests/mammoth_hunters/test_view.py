@@ -32,7 +32,7 @@ def first(found: Callable[[MammothHuntersState], bool]) -> MammothHuntersState:
 def test_whose_hunter_names_the_owner_not_the_offset() -> None:
     state = first(lambda s: s.decision == Decision.EFFECT and s.effect.decider == 2 and any(HUNTER <= a < HUNTER + 3 for a in GAME.legal_actions(s)))
     words = [move_label(GAME, state, HUNTER + offset, viewer) for offset in range(3) for viewer in (None, 0)]
-    assert words == ["own hunter"] * 2 + ["player_0's hunter"] * 2 + ["player_1's hunter"] * 2  # "hunter of next" by player_2
+    assert words == ["player_2's hunter"] * 2 + ["player_0's hunter"] * 2 + ["player_1's hunter"] * 2  # "hunter of self", "of next" by player_2
 
 
 def test_the_opponent_who_carries_it_out_is_named() -> None:
