@@ -37,7 +37,7 @@ from dice_envs.age_of_craft.encoding import AgeOfCraftEncoder
 from dice_envs.age_of_craft.picture import draw
 from dice_envs.age_of_craft.rendering import render
 from dice_envs.age_of_craft.rules import AgeOfCraft
-from dice_envs.age_of_craft.view import move_label
+from dice_envs.age_of_craft.view import move_label, narrate
 from dice_envs.core.aec import DiceGameEnv
 
 
@@ -48,6 +48,7 @@ class raw_env(DiceGameEnv):
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
     label_move = staticmethod(move_label)
+    tell_move = staticmethod(narrate)
 
 
 env = raw_env.guarded

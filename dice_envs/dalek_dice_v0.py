@@ -32,7 +32,7 @@ from dice_envs.dalek_dice.encoding import DalekDiceEncoder
 from dice_envs.dalek_dice.picture import draw
 from dice_envs.dalek_dice.rendering import render
 from dice_envs.dalek_dice.rules import DalekDice
-from dice_envs.dalek_dice.view import move_label
+from dice_envs.dalek_dice.view import move_label, narrate
 
 
 class raw_env(DiceGameEnv):
@@ -42,6 +42,7 @@ class raw_env(DiceGameEnv):
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
     label_move = staticmethod(move_label)
+    tell_move = staticmethod(narrate)
 
 
 env = raw_env.guarded

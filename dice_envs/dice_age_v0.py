@@ -33,7 +33,7 @@ from dice_envs.dice_age.encoding import DiceAgeEncoder
 from dice_envs.dice_age.picture import draw
 from dice_envs.dice_age.rendering import render
 from dice_envs.dice_age.rules import DiceAge
-from dice_envs.dice_age.view import move_label, seen_scores
+from dice_envs.dice_age.view import move_label, narrate, seen_scores
 
 
 class raw_env(DiceGameEnv):
@@ -43,6 +43,7 @@ class raw_env(DiceGameEnv):
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
     label_move = staticmethod(move_label)
+    tell_move = staticmethod(narrate)
     see_scores = staticmethod(seen_scores)
 
 

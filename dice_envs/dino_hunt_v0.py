@@ -30,7 +30,7 @@ from dice_envs.dino_hunt.encoding import DinoHuntEncoder
 from dice_envs.dino_hunt.picture import draw
 from dice_envs.dino_hunt.rendering import render
 from dice_envs.dino_hunt.rules import DinoHunt
-from dice_envs.dino_hunt.view import move_label
+from dice_envs.dino_hunt.view import move_label, narrate
 
 
 class raw_env(DiceGameEnv):
@@ -40,6 +40,7 @@ class raw_env(DiceGameEnv):
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
     label_move = staticmethod(move_label)
+    tell_move = staticmethod(narrate)
 
 
 env = raw_env.guarded

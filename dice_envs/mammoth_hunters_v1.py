@@ -36,7 +36,7 @@ from dice_envs.mammoth_hunters.encoding import MammothHuntersEncoder
 from dice_envs.mammoth_hunters.picture import draw
 from dice_envs.mammoth_hunters.rendering import render
 from dice_envs.mammoth_hunters.rules import MammothHunters
-from dice_envs.mammoth_hunters.view import move_label
+from dice_envs.mammoth_hunters.view import move_label, narrate
 
 
 class raw_env(DiceGameEnv):
@@ -46,6 +46,7 @@ class raw_env(DiceGameEnv):
     render_text = staticmethod(render)
     draw_picture = staticmethod(draw)
     label_move = staticmethod(move_label)
+    tell_move = staticmethod(narrate)
 
 
 env = raw_env.guarded

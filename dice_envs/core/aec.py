@@ -21,7 +21,7 @@ once a game has ended by an illegal move, every action mask is all zeros, as aft
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -35,7 +35,7 @@ from dice_envs.core.encoding import Encoder
 from dice_envs.core.engine import TERMINAL, Game, ParameterError, require_choice, require_int
 from dice_envs.core.picture import Scene
 from dice_envs.core.state import GameState
-from dice_envs.core.view import Score, public_scores, table_label
+from dice_envs.core.view import Narration, Score, no_narration, public_scores, table_label
 
 REWARD_MODES = ("win_loss", "score")
 """``win_loss``: +1 / -1 at the end (0 for all if everyone shares the win).
@@ -85,6 +85,9 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     ``staticmethod``: a move in words, as the viewer may know it."""
     see_scores: ClassVar[staticmethod[[Any, Any, int | None], list[Score]]] = staticmethod(public_scores)
     """``seen_scores(game, state, viewer)``: the scores as the viewer knows them."""
+    tell_move: ClassVar[staticmethod[[Any, Any, int, int | None, Sequence[Score], Sequence[Score]], Narration]] = staticmethod(no_narration)
+    """``narrate(before, after, seat, viewer, scores_before, scores_after)`` (the game's ``view.py``),
+    wrapped in ``staticmethod``: what a move set off, in words, as the viewer may know it."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -308,6 +311,13 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
     def seen_scores(self, view: str = SPECTATOR_VIEW, state: GameState | None = None) -> list[Score]:
         """The scores of ``state`` (default: the current position) as ``view`` knows them."""
         return self.see_scores(self.game, self.game_state if state is None else state, self._observer(view))
+
+    def narrate(self, before: GameState, after: GameState, seat: int, view: str = SPECTATOR_VIEW) -> Narration:
+        """What the move of ``seat`` from ``before`` to ``after`` set off (a bust, a round's
+        scoring), in words, as ``view`` may know it (``dice_envs.core.view.Narration``)."""
+        viewer = self._observer(view)
+        scores = [self.see_scores(self.game, state, viewer) for state in (before, after)]
+        return self.tell_move(before, after, seat, viewer, *scores)
 
     def _observer(self, view: str) -> int | None:
         """The seat whose view ``view`` names (``None`` for the spectator); one clear error otherwise."""

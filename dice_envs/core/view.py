@@ -13,8 +13,9 @@ the spectator, who sees everything.
 
 What a move set off (a bust, a conflict lost, a round's scoring) is its ``Narration``: a game's
 ``view.py`` provides ``narrate(before, after, seat, viewer, scores_before, scores_after)``, which
-reads it off the positions before and after the move and says only what ``viewer`` may know
-(``dice_envs/web/narration.py`` looks it up for the web page's steps).
+reads it off the positions before and after the move and says only what ``viewer`` may know; the
+environment wires it in as it wires the labeller (``DiceGameEnv.narrate``), for the web page's
+steps and the replays.
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ def race_turn_end(words: dict[Any, str]) -> Narrator:
         return Narration(words[after.last_turn_end].format(who=seat_name(seat), points=after.last_turn_points))
 
     return narrate_turn
+
+
+def no_narration(before: Any, after: Any, seat: int, viewer: Viewer, scores_before: Sequence[Score], scores_after: Sequence[Score]) -> Narration:
+    """Nothing beyond the label: for a game whose moves set nothing off worth saying."""
+    return Narration()
 
 
 def sentences(*parts: str | None) -> str | None:

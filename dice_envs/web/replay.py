@@ -8,8 +8,10 @@ and script are inlined from ``dice_envs/web/assets``, and the game travels as on
 ``<script type="application/json">`` tag (the page's Content-Security-Policy allows nothing to be
 fetched).  The blob holds the log itself (the page offers it for download) and one frame per
 position from ``GameLog.positions``: its picture as SVG, the scores and who is to act, and for each
-move who made it, its label and, for a trained policy, its probabilities over the legal actions;
-labels and scores are the view's (``DiceGameEnv.move_label``, ``DiceGameEnv.seen_scores``).
+move who made it, its label, what it set off in words (a bust, a round's scoring: the steps the
+``dice-envs serve`` page plays back) and, for a trained policy, its probabilities over the legal
+actions; labels, words and scores are the view's (``DiceGameEnv.move_label``,
+``DiceGameEnv.narrate``, ``DiceGameEnv.seen_scores``).
 Each player is shown by its short label (a model's file stem), its full spec in a tooltip, so a
 move fits one line of the list.
 
@@ -86,7 +88,7 @@ def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
         "players": players,
         "svg_lines": lines,
         "frames": frames,
-        "moves": [_move(env, state, move, view) for move, state in zip(log.moves, positions)],
+        "moves": [_move(env, state, after, move, view) for move, state, after in zip(log.moves, positions, positions[1:])],
         "result": _result(result_of(env), log, env.seen_scores(view)),
         "log": log.to_dict(),
         "log_name": f"{log.env}-seed{log.seed}.json",
@@ -124,12 +126,14 @@ def _edit(previous: list[int], current: list[int]) -> list[int]:
     return pairs
 
 
-def _move(env: Any, state: Any, move: Move, view: str) -> dict[str, Any]:
+def _move(env: Any, state: Any, after: Any, move: Move, view: str) -> dict[str, Any]:
     """One decision as the page lists it, in ``view``'s words for the position it was made in:
-    who, what, and the policy's bars (most likely first).  The bars are shown only to the seat
-    that decided and to the spectator: which actions a policy weighs are its legal ones, and
-    those can tell what it holds face down."""
-    entry: dict[str, Any] = {"seat": move.seat, "action": move.action, "label": env.move_label(move.action, view, state)}
+    who, what, what it set off (``said``; ``scored``, a scoring: each ``None`` if nothing), and
+    the policy's bars (most likely first).  The bars are shown only to the seat that decided and
+    to the spectator: which actions a policy weighs are its legal ones, and those can tell what it
+    holds face down."""
+    told = env.narrate(state, after, move.seat, view)
+    entry: dict[str, Any] = {"seat": move.seat, "action": move.action, "label": env.move_label(move.action, view, state), "said": told.said, "scored": told.scored}
     if move.probabilities is not None and view in (SPECTATOR_VIEW, seat_name(move.seat)):
         ranked = sorted(move.probabilities.items(), key=lambda item: (-item[1], item[0]))
         entry["bars"] = [[env.move_label(action, view, state), round(p, 4), action == move.action] for action, p in ranked[:MAX_BARS]]

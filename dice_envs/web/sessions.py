@@ -5,7 +5,7 @@ Every request on a game carries its secret token, given only to the tab that cre
 tab can reach no other tab's game.  A game's agents play in a thread of that game, started once
 the request that made them due has been answered (``start_agents``): a request never waits for them to think, and the page polls for
 the steps they take.  Every move is recorded as a step (who, the label, what it did in words, the
-picture after it as the human's seat sees it; ``dice_envs/web/narration.py``), and a round's
+picture after it as the human's seat sees it; ``DiceGameEnv.narrate``), and a round's
 scoring as a step of its own.  The game's lock keeps two requests, or a request and its agents'
 thread, from interleaving (held only while a move is applied or a view built, never while an agent
 thinks); each game has agents of its own, so nothing a game does waits on any other game.  A
@@ -33,7 +33,6 @@ from dice_envs.core.state import GameState
 from dice_envs.core.view import Score
 from dice_envs.game_log import GameLog, Move, result_of
 from dice_envs.web.catalogue import AgentCatalogue
-from dice_envs.web.narration import narrate
 
 HUMAN = "human"
 """The human's seat in the game log."""
@@ -153,20 +152,20 @@ class GameSession:
         self._play(Move(self.seat, action))
 
     def _play(self, move: Move) -> None:
-        before, scores_before = self.env.game_state.clone(), self.shown_scores()
+        before = self.env.game_state.clone()
         self.env.step(move.action)  # raw: an illegal agent move raises, naming it
         self.log.moves.append(move)
         self.moved_at = time.monotonic()
         self.ended = self.over
         self._shown = None
-        self._record_steps(move, before, scores_before)
+        self._record_steps(move, before)
 
-    def _record_steps(self, move: Move, before: GameState, scores_before: list[Score]) -> None:
+    def _record_steps(self, move: Move, before: GameState) -> None:
         """The move's step, and a step for the scoring it set off, if any: the picture after it
         and the scores as the human's seat sees them."""
         scores = self.shown_scores()
         after = {"picture": self.seat_picture(), "scores": scores}
-        told = narrate(self.log.env, before, self.env.game_state, move.seat, self.seat, scores_before, scores)
+        told = self.env.narrate(before, self.env.game_state, move.seat, seat_name(self.seat))
         self.steps.append({"seat": move.seat, "player": self._who(move.seat), "label": self.move_label(move, before), "said": told.said, **after})
         if told.scored is not None:
             self.steps.append({"seat": None, "player": "scoring", "label": None, "said": told.scored, **after})

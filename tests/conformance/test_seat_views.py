@@ -30,7 +30,6 @@ from dice_envs.dice_age.data import SHELL_VALUES
 from dice_envs.game_log import GameLog
 from dice_envs.mammoth_hunters.actions import DISCARD, NO_DISCARD
 from dice_envs.web.catalogue import AgentCatalogue
-from dice_envs.web.narration import narrate
 from dice_envs.web.sessions import GameSession, new_session
 from tests.conformance.playouts import Case, case_id, env_cases
 
@@ -160,9 +159,7 @@ def told_after(env: DiceGameEnv, state: GameState, action: int, seat: int) -> tu
     """What ``seat`` observes after ``action`` in ``state`` (chance seeded), and the move's narration told to it."""
     after = state.clone()
     env.game.apply(after, action, np.random.default_rng(0))
-    viewer = seat_name(seat)
-    scores = env.seen_scores(viewer, state), env.seen_scores(viewer, after)
-    return env.encoder.encode(after, seat), narrate(env.metadata["name"], state, after, env.game.current_player(state), seat, *scores)
+    return env.encoder.encode(after, seat), env.narrate(state, after, env.game.current_player(state), seat_name(seat))
 
 
 def private_difference(first: list[np.ndarray], second: list[np.ndarray], seat: int) -> bool:

@@ -1,5 +1,5 @@
-"""What a move set off, in words (each game's ``narrate`` in its ``view.py``, looked up by
-``dice_envs/web/narration.py``): Mammoth Hunters' conflicts, scoring and glaciers, Age of Craft's
+"""What a move set off, in words (each game's ``narrate`` in its ``view.py``, wired into its
+environment as ``DiceGameEnv.narrate``): Mammoth Hunters' conflicts, scoring and glaciers, Age of Craft's
 Income, busts, trades and attacks, each checked on seeded games and constructed positions; and
 every label reached in random games of every game is in words, with no action-table wording."""
 
@@ -21,13 +21,12 @@ from dice_envs.age_of_craft.state import Step as CraftStep
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.drawing import seat_name
 from dice_envs.core.engine import Game
-from dice_envs.core.view import Narration
+from dice_envs.core.view import Narration, no_narration
 from dice_envs.mammoth_hunters.actions import DISCARD, NO_DISCARD, PLAY, REGION
 from dice_envs.mammoth_hunters.data import IS_LIGHT, Card
 from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersState
 from dice_envs.mammoth_hunters.view import CARD_TITLES
 from dice_envs.web.catalogue import AgentCatalogue
-from dice_envs.web.narration import NARRATORS, narrate
 from dice_envs.web.sessions import new_session
 from tests.conformance.test_seat_views import agents_done
 
@@ -47,9 +46,10 @@ def moves(game: Game[Any, Any], seed: int) -> Iterator[tuple[Any, int, np.random
 
 
 def told(game: Game[Any, Any], before: Any, after: Any, viewer: int | None = 0) -> Narration:
-    """The narration of the move from ``before`` to ``after`` told to ``viewer``, scores in full."""
-    scores = [[float(s) for s in game.scores(state)] for state in (before, after)]
-    return narrate(game.name, before, after, game.current_player(before), viewer, scores[0], scores[1])
+    """The narration of the move from ``before`` to ``after`` told to ``viewer`` (a seat, or
+    ``None``: the spectator), by the game's environment."""
+    env = dice_envs.make(game.name, raw=True, num_players=game.num_players)
+    return env.narrate(before, after, game.current_player(before), SPECTATOR_VIEW if viewer is None else seat_name(viewer))
 
 
 def told_of(game: Game[Any, Any], state: Any, action: int, viewer: int | None = 0) -> Narration:
@@ -70,7 +70,8 @@ def first_move(game: Game[Any, Any], found: Callable[[Any, int], bool], seed: in
 
 
 def test_every_game_has_a_narrator() -> None:
-    assert sorted(NARRATORS) == sorted(name.rsplit("_v", 1)[0] for name in dice_envs.list_envs())
+    for name in dice_envs.list_envs():
+        assert dice_envs.env_module(name).raw_env.tell_move is not no_narration, f"{name} says nothing a move set off"
 
 
 # ------------------------------------------------------------------ Mammoth Hunters

@@ -147,6 +147,23 @@ def test_each_decision_names_its_move_and_who_made_it(model_game: GameLog, model
     assert data["result"]["text"] == f"winner: player_{result.winners[0]} ({data['players'][result.winners[0]]['label']})"
 
 
+def test_each_decision_says_what_it_set_off_as_the_serve_page_does() -> None:
+    """A replay's moves carry the same words as the serve page's steps (``DiceGameEnv.narrate``,
+    told to the replay's view): Dice Age's round ends as a scoring of their own, and a seat's
+    replay says nothing of other seats' face-down shells."""
+    log, _ = engine_game("dice_age_v0", seed=3)
+    env, positions = log.make_env(), log.positions()
+    for view in ("spectator", "player_0"):
+        moves = replay_data(log, view)["moves"]
+        told = [env.narrate(before, after, move.seat, view) for move, before, after in zip(log.moves, positions, positions[1:])]
+        assert [(move["said"], move["scored"]) for move in moves] == [(t.said, t.scored) for t in told]
+        scorings = [move["scored"] for move in moves if move["scored"]]
+        assert scorings and scorings[0].startswith("Round 1 ends"), scorings[:1]
+    spectator = [move["scored"] for move in replay_data(log)["moves"] if move["scored"]]
+    seat = [move["scored"] for move in replay_data(log, "player_0")["moves"] if move["scored"]]
+    assert any("+ shells" in text for text in seat[:-1]) and not any("+ shells" in text for text in spectator)
+
+
 def test_a_model_agents_probabilities_are_shown(model_game: GameLog, model_page: str) -> None:
     data = embedded(model_page)
     env = model_game.make_env()

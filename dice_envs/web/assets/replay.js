@@ -76,6 +76,9 @@
     const line = element("p", "");
     line.append(dot(move.seat), who(move.seat), document.createTextNode(" chose "), element("strong", "", move.label));
     panel.append(heading, line);
+    // What the move set off, as the serve page's steps say it: a bust, a round's scoring.
+    if (move.said) panel.append(element("p", "said", move.said));
+    if (move.scored) panel.append(element("p", "scored", move.scored));
     if (move.bars) panel.append(bars(move));
   }
 
@@ -188,7 +191,8 @@
     ].join(" \u00b7 ");
     const items = data.moves.map((move, index) => {
       const item = element("li");
-      item.append(dot(move.seat), who(move.seat), document.createTextNode(": " + move.label));
+      item.append(dot(move.seat), who(move.seat), document.createTextNode(": " + move.label + (move.said ? " (" + move.said + ")" : "")));
+      if (move.scored) item.append(element("div", "scored", move.scored));
       item.addEventListener("click", () => show(index + 1));
       return item;
     });
