@@ -148,6 +148,8 @@ def ppo_config(config: TrainConfig, pool: LearnerPool | None) -> PPOConfig:
     specs = dict.fromkeys(ids, module_spec(config))
     return (
         PPOConfig()
+        # RLlib's env check passes (tests/training/test_rllib.py), but plays a game's first move
+        # in every environment it builds, outside the run's seeded games: skipped.
         .environment(RLlibDiceEnv, env_config=env_config(config, pool), disable_env_checking=True)
         .env_runners(
             num_env_runners=config.ray.num_env_runners,
