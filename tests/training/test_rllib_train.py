@@ -153,6 +153,9 @@ def test_ray_resources_must_be_finite_and_at_least_rays_finest_fraction() -> Non
     for cpus in (float("inf"), float("nan"), 0.00001, -1.0):
         with pytest.raises(ConfigError, match=r"ray.num_cpus_per_env_runner must be a finite number of CPUs, at least 0.0001"):
             config_from_dict(tiny_config(ray={"num_env_runners": 1, "num_cpus_per_env_runner": cpus}))
+    for cpus in (0, 10**20):
+        with pytest.raises(ConfigError, match=r"ray.num_cpus must be from 1 to 1e\+14 \(Ray's most\) or null"):
+            config_from_dict(tiny_config(ray={"num_cpus": cpus}))
 
 
 def test_address_is_for_rllib_runs_only(tmp_path: Path) -> None:
