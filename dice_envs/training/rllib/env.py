@@ -34,9 +34,10 @@ picks) raises the game's ``ValueError`` naming the action and the legal ones, wi
 ``illegal_moves="raise"``; with ``illegal_moves="lose"`` such a move is treated as the guarded
 environment (``dice_envs.make``) treats it, ending the game with -1 for the mover and 0 for the
 others, and is counted in ``illegal_moves`` (every learner action is counted in ``moves``).
-RLlib's env checker, which runs when it builds an env runner, steps one ``action_space.sample()``
-given no mask: each agent's action space (``LegalActionSpace``) samples from that agent's current
-mask unless given one, so the check plays a legal move in either mode.
+RLlib's env checker, which runs when it builds an env runner (unless ``disable_env_checking``, as
+the suite's training runs set), steps one ``action_space.sample()`` given no mask: each agent's
+action space (``LegalActionSpace``) samples from that agent's current mask unless given one, so
+the check plays a legal move in either mode.
 
 The env config (RLlib's ``env_config``) names the game, the pool and the game's keyword arguments::
 
