@@ -22,8 +22,7 @@ Each variable is set only where the user left it unset.  Ray is an optional depe
 
 Before joining a cluster, ``connect`` opens a TCP connection to its address, for at most
 ``PROBE_SECONDS``: an address where nothing listens, or that cannot be reached, is one line within
-seconds (``ray.init`` would retry it for minutes); so is a cluster with no node on this machine
-(Ray attaches a driver to a node on its own machine).  ``alive_nodes`` are the cluster's nodes that are
+seconds (``ray.init`` would retry it for minutes).  ``alive_nodes`` are the cluster's nodes that are
 up: ``ray.nodes()`` also lists the dead ones, for as long as the cluster lives.
 """
 
@@ -52,8 +51,6 @@ MAX_CPUS = 10**14
 """The most of a resource that Ray lets a node offer (``ray_constants.MAX_RESOURCE_QUANTITY``)."""
 PROBE_SECONDS = 5.0
 """How long ``connect`` waits for a cluster's address to take a TCP connection."""
-NO_NODE_HERE = "No node info found"
-"""How Ray 2.60's ``RuntimeError`` begins when the cluster has no node on this machine for the driver."""
 SEARCHED_ADDRESSES = ("auto", "local")
 """``ray.init`` addresses that name no host: Ray looks for (or starts) the cluster itself."""
 
@@ -99,10 +96,6 @@ def connect(address: str | None, num_cpus: int | None) -> None:
         ray.init(address=address)
     except ConnectionError as error:
         raise ParameterError(f"cannot join the Ray cluster at {address}: {error}") from None
-    except RuntimeError as error:
-        if not str(error).startswith(NO_NODE_HERE):
-            raise
-        raise ParameterError(f"cannot join the Ray cluster at {address} from this machine: a driver runs on one of the cluster's nodes") from None
 
 
 def host_and_port(address: str) -> tuple[str, int]:
