@@ -1,6 +1,6 @@
 """A match's parts played as Ray tasks, on this machine or a cluster (``dice-envs tournament --ray``).
 
-    connect(address, num_cpus=workers)                               # training.ray_cluster
+    connect(address, num_cpus=workers)                               # dice_envs.arena.ray_cluster
     run_tournament(..., workers=workers, play_parts_with=play_parts_on_ray)
 
 The games are split into ``dice_envs.arena.parallel.Part``s exactly as for local workers, and a part's

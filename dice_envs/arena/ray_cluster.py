@@ -19,14 +19,21 @@ process must agree: set ``RAY_AUTH_MODE`` the same way for all of them.
 
 Each variable is set only where the user left it unset.  Ray is an optional dependency (the
 ``rllib`` extra); without it, ``connect`` is one clear line.
+
+Before joining a cluster, ``connect`` opens a TCP connection to its address, for at most
+``PROBE_SECONDS``: an address where nothing listens, or that cannot be reached, is one line within
+seconds (``ray.init`` would retry it for minutes).  ``alive_nodes`` are the cluster's nodes that are
+up: ``ray.nodes()`` also lists the dead ones, for as long as the cluster lives.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import Any
 
 from dice_envs.core.engine import ParameterError
 
@@ -39,6 +46,13 @@ EMBEDDED_ENVIRONMENT = {"RAY_USAGE_STATS_ENABLED": "0"}
 """Also set for an embedded Ray: no usage reports."""
 
 LOOPBACK = "127.0.0.1"
+
+MAX_CPUS = 10**14
+"""The most of a resource that Ray lets a node offer (``ray_constants.MAX_RESOURCE_QUANTITY``)."""
+PROBE_SECONDS = 5.0
+"""How long ``connect`` waits for a cluster's address to take a TCP connection."""
+SEARCHED_ADDRESSES = ("auto", "local")
+"""``ray.init`` addresses that name no host: Ray looks for (or starts) the cluster itself."""
 
 
 def import_ray() -> ModuleType:
@@ -65,8 +79,8 @@ def connect(address: str | None, num_cpus: int | None) -> None:
     ``num_cpus`` CPUs (``None``: every core); ``num_cpus`` is ignored when joining a cluster, whose
     nodes say what they have.  Does nothing when this process is already connected."""
     address = cluster_address(address)
-    if num_cpus is not None and (isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or num_cpus < 1):
-        raise ParameterError(f"num_cpus must be a whole number of at least 1, got {num_cpus!r}")
+    if num_cpus is not None and (isinstance(num_cpus, bool) or not isinstance(num_cpus, int) or not 1 <= num_cpus <= MAX_CPUS):
+        raise ParameterError(f"num_cpus must be a whole number from 1 to {MAX_CPUS:.0e} (Ray's most), got {num_cpus!r}")
     for name, value in ray_environment(embedded=address is None).items():
         os.environ.setdefault(name, value)
     ray = import_ray()
@@ -76,10 +90,37 @@ def connect(address: str | None, num_cpus: int | None) -> None:
         with loopback_only():
             ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, _node_ip_address=LOOPBACK)
         return
+    if address not in SEARCHED_ADDRESSES:
+        probe(address)
     try:
         ray.init(address=address)
     except ConnectionError as error:
         raise ParameterError(f"cannot join the Ray cluster at {address}: {error}") from None
+
+
+def host_and_port(address: str) -> tuple[str, int]:
+    """The host and port of a cluster's address (``HOST:PORT``, ``[IPv6]:PORT``, ``ray://HOST:PORT``)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ParameterError(f"a Ray cluster's address is HOST:PORT (the head's GCS port, 6379 by default), got {address!r}")
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+def probe(address: str, timeout: float = PROBE_SECONDS) -> None:
+    """One clear line unless something at ``address`` takes a TCP connection within ``timeout`` seconds."""
+    host, port = host_and_port(address)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except TimeoutError:
+        raise ParameterError(f"cannot join the Ray cluster at {address}: no answer within {timeout:g} s") from None
+    except OSError as error:
+        raise ParameterError(f"cannot join the Ray cluster at {address}: {error.strerror or error}") from None
+
+
+def alive_nodes() -> list[dict[str, Any]]:
+    """The connected cluster's nodes that are up (``ray.nodes()`` keeps the dead ones listed)."""
+    return [node for node in import_ray().nodes() if node["Alive"]]
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 import types
 import typing
@@ -23,6 +24,7 @@ import yaml
 
 import dice_envs
 from dice_envs.agents import agent_classes, specs
+from dice_envs.arena.ray_cluster import MAX_CPUS
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.opponents import require_race_game, validate_opponents
 
@@ -505,5 +507,9 @@ def _validate_rllib(hp: RLlibPPOHyperparameters, ray: RaySection, require: Any) 
     require(hp.max_grad_norm is None or hp.max_grad_norm > 0, f"{key}max_grad_norm", "must be positive or null")
     require(ray.num_env_runners >= 0, "ray.num_env_runners", f"must not be negative, got {ray.num_env_runners}")
     require(ray.num_envs_per_env_runner >= 1, "ray.num_envs_per_env_runner", "must be at least 1")
-    require(ray.num_cpus_per_env_runner > 0, "ray.num_cpus_per_env_runner", "must be positive")
-    require(ray.num_cpus is None or ray.num_cpus >= 1, "ray.num_cpus", "must be at least 1 or null (every core)")
+    require(
+        math.isfinite(ray.num_cpus_per_env_runner) and ray.num_cpus_per_env_runner >= 0.0001,
+        "ray.num_cpus_per_env_runner",
+        f"must be a finite number of CPUs, at least 0.0001 (Ray's finest fraction), got {ray.num_cpus_per_env_runner}",
+    )
+    require(ray.num_cpus is None or 1 <= ray.num_cpus <= MAX_CPUS, "ray.num_cpus", f"must be from 1 to {MAX_CPUS:.0e} (Ray's most) or null (every core)")

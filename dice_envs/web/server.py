@@ -28,22 +28,33 @@ back at the person's pace, and offers the human's moves once they are done.
 
 Every request on a game carries the header ``X-Game-Token``.  Every refusal is a 4xx status
 with ``{"error": "one line"}``; no request names a file, a spec or a model, only offered labels.
+So are the answers below the routes: a request for another host (400), one that is not HTTP
+(400: ``JSONErrorsH11Protocol``), one not received whole within ``REQUEST_SECONDS`` of its
+connection or of the answer before it (408, then the connection is closed: a client that sends a
+Content-Length and then nothing holds no connection for long), and a connection beyond
+``MAX_CONNECTIONS`` (503).  ``HEAD`` is answered for every ``GET`` route, without the body.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import socket
 from collections.abc import Sequence
+from http import HTTPStatus
 from typing import Annotated, Any
 
+import h11
 import uvicorn
 from fastapi import BackgroundTasks, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from starlette._utils import parse_host_header
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from dice_envs.core.engine import ParameterError
 from dice_envs.web import asset
@@ -56,6 +67,11 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 """The names a browser on this machine gives a loopback server in its ``Host`` header."""
 MAX_BODY_BYTES = 4096
 """Every request body this app takes is a few dozen bytes."""
+REQUEST_SECONDS = 10.0
+"""How long a connection has to send a whole request (headers and body), from when it opens or
+its last answer is sent; the app's own time answering it is not counted."""
+MAX_CONNECTIONS = 200
+"""Connections served at once; one more is answered 503 and closed."""
 ASSETS = {"app.js": "text/javascript", "app.css": "text/css", "common.css": "text/css"}
 PAGE_HEADERS = {
     # Nothing but this server: no scripts, styles, fonts or images from anywhere else.
@@ -89,13 +105,14 @@ def create_app(
     idle_seconds: float = IDLE_SECONDS,
     hosts: Sequence[str] = LOOPBACK_NAMES,
 ) -> FastAPI:
-    """The app; it answers only requests addressed to one of ``hosts`` (Starlette's
-    ``TrustedHostMiddleware``), so a web page elsewhere cannot reach a local server through a
-    name of its own that resolves to this machine (DNS rebinding)."""
+    """The app; it answers only requests addressed to one of ``hosts`` (``TrustedHosts``), so a
+    web page elsewhere cannot reach a local server through a name of its own that resolves to
+    this machine (DNS rebinding)."""
     # No generated API docs: their page loads its scripts from a CDN.
     app = FastAPI(title="dice-envs", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(TrustedHosts, hosts=hosts)
     app.state.games = store = GameStore(max_games, idle_seconds)
     add_error_handlers(app)
     page = asset("app.html")
@@ -189,7 +206,14 @@ def listen(host: str, port: int) -> socket.socket:
 def serve(app: FastAPI, listening: socket.socket) -> None:
     """Serve ``app`` on ``listening`` with uvicorn until interrupted (Ctrl-C)."""
     with listening:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+        uvicorn.Server(server_config(app)).run(sockets=[listening])
+
+
+def server_config(app: FastAPI, request_seconds: float = REQUEST_SECONDS, max_connections: int = MAX_CONNECTIONS) -> uvicorn.Config:
+    """uvicorn's settings for ``app``: its HTTP/1.1 protocol answering in JSON, with these limits."""
+    limits = {"request_seconds": request_seconds, "max_connections": max_connections}
+    protocol = type(JSONErrorsH11Protocol.__name__, (JSONErrorsH11Protocol,), limits)
+    return uvicorn.Config(app, log_level="warning", http=protocol)
 
 
 def finished(session: GameSession) -> GameSession:
@@ -226,6 +250,115 @@ def add_error_handlers(app: FastAPI) -> None:
 
 def error_response(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+class TrustedHosts:
+    """Refuses (400) a request whose ``Host`` header is not one of ``hosts``, or is missing or
+    malformed (Starlette's parsing of it: a port after the name, an IPv6 address in brackets)."""
+
+    def __init__(self, app: ASGIApp, hosts: Sequence[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(host.lower() for host in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            parsed = parse_host_header(Headers(scope=scope).get("host"))
+            if parsed is None or parsed.host.lower() not in self.hosts:
+                await error_response(400, "this server answers only requests for its own host name")(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class HeadAsGet:
+    """Answers ``HEAD`` as the ``GET`` of the same path would be answered, without the body
+    (the routes are declared for ``GET`` alone, which FastAPI does not extend to ``HEAD``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
+class JSONErrorsH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with its own answers in the app's ``{"error": ...}`` JSON: a
+    request that is not HTTP (400), one not received whole within ``request_seconds`` (408) and a
+    connection beyond ``max_connections`` (503); after each, the connection is closed."""
+
+    request_seconds = REQUEST_SECONDS
+    max_connections = MAX_CONNECTIONS
+    request_deadline: asyncio.TimerHandle | None = None
+    over_limit = False
+    """One connection too many: answered 503 once its request comes (read first, so that closing
+    does not reset the connection under the answer), or at the deadline."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # uvicorn's narrower type
+        super().connection_made(transport)
+        self.over_limit = len(self.connections) > self.max_connections
+        self.await_request()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_waiting()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.over_limit:
+            self.refuse(503, "the server has too many connections open; try again shortly")
+            return
+        super().data_received(data)
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+            self.stop_waiting()  # the request is in: the app answers it, in its own time
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self.await_request()  # the next request on this kept-alive connection
+
+    def send_400_response(self, msg: str) -> None:
+        self.refuse(400, "the request is not valid HTTP/1.1")
+
+    def await_request(self) -> None:
+        self.stop_waiting()
+        self.request_deadline = self.loop.call_later(self.request_seconds, self.request_timed_out)
+
+    def stop_waiting(self) -> None:
+        if self.request_deadline is not None:
+            self.request_deadline.cancel()
+            self.request_deadline = None
+
+    def request_timed_out(self) -> None:
+        self.request_deadline = None
+        if self.over_limit:
+            self.refuse(503, "the server has too many connections open; try again shortly")
+        elif self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+            self.refuse(408, f"the request was not received whole within {self.request_seconds:g} s")
+
+    def refuse(self, status: int, message: str) -> None:
+        """Answer ``status`` with ``{"error": message}`` (unless the app's answer has begun) and close."""
+        if self.cycle is None or not self.cycle.response_started:
+            self.transport.write(raw_error_response(status, message))
+        self.transport.close()
+
+
+def raw_error_response(status: int, message: str) -> bytes:
+    """An HTTP/1.1 refusal as bytes on the wire, for the protocol's answers that no route gives."""
+    body = json.dumps({"error": message}).encode()
+    head = [
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+        "content-type: application/json",
+        f"content-length: {len(body)}",
+        "connection: close",
+    ]
+    return "\r\n".join(head).encode() + b"\r\n\r\n" + body
 
 
 class BodyLimit:

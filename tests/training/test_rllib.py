@@ -4,6 +4,7 @@ export into the suite's agent format."""
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -131,8 +132,21 @@ def test_an_illegal_action_raises_or_loses_the_game_and_is_counted() -> None:
 @pytest.mark.parametrize("env_name", ENV_NAMES)
 def test_rllibs_env_checker_passes_with_its_unmasked_move_played_as_a_loss(env_name: str) -> None:
     env = RLlibDiceEnv({"env_name": env_name, "illegal_moves": "lose"})
-    check_multiagent_environments(env)  # one unmasked action_space.sample() after reset(seed=42)
+    check_multiagent_environments(env)  # one action_space.sample(), given no mask, after reset(seed=42)
     assert env.moves == 1 and env.illegal_moves in (0, 1)
+
+
+@pytest.mark.parametrize("env_name", ENV_NAMES)
+def test_rllibs_env_checker_passes_by_default_with_a_legal_move(env_name: str) -> None:
+    env = RLlibDiceEnv({"env_name": env_name})  # illegal_moves="raise"
+    check_multiagent_environments(env)  # samples each agent's action space with no mask
+    assert env.moves == 1 and env.illegal_moves == 0
+    space = env.get_action_space(env.possible_agents[0])
+    shipped = pickle.loads(pickle.dumps(space))  # as RLlib sends it to a learner: no environment inside
+    assert shipped == space and shipped.legal_mask is None
+    mask = np.zeros(space.n, dtype=np.int8)
+    mask[-1] = 1
+    assert space.sample(mask=mask) == space.n - 1  # a mask given still rules
 
 
 def test_bad_env_configs_are_one_clear_line() -> None:

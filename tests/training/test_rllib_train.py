@@ -149,6 +149,15 @@ def test_rllib_configs_take_their_own_keys_and_say_which_keys_are_not_theirs() -
         config_from_dict(tiny_config(ray={"num_env_runners": -1}))
 
 
+def test_ray_resources_must_be_finite_and_at_least_rays_finest_fraction() -> None:
+    for cpus in (float("inf"), float("nan"), 0.00001, -1.0):
+        with pytest.raises(ConfigError, match=r"ray.num_cpus_per_env_runner must be a finite number of CPUs, at least 0.0001"):
+            config_from_dict(tiny_config(ray={"num_env_runners": 1, "num_cpus_per_env_runner": cpus}))
+    for cpus in (0, 10**20):
+        with pytest.raises(ConfigError, match=r"ray.num_cpus must be from 1 to 1e\+14 \(Ray's most\) or null"):
+            config_from_dict(tiny_config(ray={"num_cpus": cpus}))
+
+
 def test_address_is_for_rllib_runs_only(tmp_path: Path) -> None:
     ppo = {key: value for key, value in tiny_config().items() if key not in ("ray", "hyperparameters")}
     config = config_from_dict({**ppo, "algorithm": "ppo", "opponents": {"random": 1.0}})
@@ -243,6 +252,14 @@ def test_a_recreated_env_runner_gets_the_snapshot_pool_before_it_plays(embedded_
         assert result["env_runners"]["num_env_steps_sampled"] >= 150  # snapshot games, played by the recreated runner
     finally:
         trainer.close()
+
+
+def test_env_runners_the_cluster_cannot_place_are_one_line_before_any_is_built(embedded_ray: None, tmp_path: Path) -> None:
+    # Two CPUs (the fixture's): RLlib would wait forever for the third runner, or for one of 2.5 CPUs.
+    for runners, cpus, needed in ((3, 1.0, 3), (1, 2.5, 2.5)):
+        raw = tiny_config(ray={"num_env_runners": runners, "num_cpus_per_env_runner": cpus})
+        with pytest.raises(ParameterError, match=rf"ray.num_env_runners={runners} .* needs {needed:g} CPUs .* has 2 CPUs on 1 live node\(s\) .* room for {runners - 1} runner"):
+            start_run(config_from_dict(raw), run_dir=tmp_path / f"run{runners}", progress=False)
 
 
 def test_one_network_per_seat_trains_and_is_evaluated_seat_by_seat(embedded_ray: None, tmp_path: Path) -> None:

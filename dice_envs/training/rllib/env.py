@@ -31,11 +31,13 @@ from the pool) has ``{"won": bool}`` in its info.
 
 An illegal action (one outside the mover's mask, which ``dice_envs.training.rllib.module``'s masking never
 picks) raises the game's ``ValueError`` naming the action and the legal ones, with the default
-``illegal_moves="raise"``.  RLlib's env checker steps one unmasked ``action_space.sample()`` when
-it builds a runner; with ``illegal_moves="lose"`` such a move is treated as the guarded
+``illegal_moves="raise"``; with ``illegal_moves="lose"`` such a move is treated as the guarded
 environment (``dice_envs.make``) treats it, ending the game with -1 for the mover and 0 for the
 others, and is counted in ``illegal_moves`` (every learner action is counted in ``moves``).
-Training runs use ``"raise"`` with ``disable_env_checking=True``.
+RLlib's env checker, which runs when it builds an env runner (unless ``disable_env_checking``, as
+the suite's training runs set), steps one ``action_space.sample()`` given no mask: each agent's
+action space (``LegalActionSpace``) samples from that agent's current mask unless given one, so
+the check plays a legal move in either mode.
 
 The env config (RLlib's ``env_config``) names the game, the pool and the game's keyword arguments::
 
@@ -49,7 +51,7 @@ starts from random scores), ``reward_scale`` (rewards are multiplied by it) and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -107,6 +109,27 @@ def make_game_env(config: Mapping[str, Any]) -> tuple[DiceGameEnv, str]:
     return dice_envs.make(env_name, raw=mode == "raise", **settings), mode
 
 
+class LegalActionSpace(gym.spaces.Discrete):
+    """A game's ``Discrete`` action space whose ``sample()`` with neither a mask nor probabilities
+    draws from the agent's legal actions now (``legal_mask``), as RLlib's env checker samples.
+    A copy or a pickle (what RLlib ships to its learners) is a plain space of the same size: the
+    mask comes from this process's environment."""
+
+    legal_mask: Callable[[], np.ndarray] | None = None
+
+    def __init__(self, n: int, legal_mask: Callable[[], np.ndarray]) -> None:
+        super().__init__(n)
+        self.legal_mask = legal_mask
+
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
+        if mask is None and probability is None and self.legal_mask is not None:
+            mask = self.legal_mask()
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "legal_mask"}
+
+
 class RLlibDiceEnv(MultiAgentEnv):
     """A turn-based game for RLlib: see the module docstring."""
 
@@ -127,7 +150,7 @@ class RLlibDiceEnv(MultiAgentEnv):
         self.possible_agents = list(self.env.possible_agents)
         self.agents = list(self.possible_agents)
         observation_spaces: dict[str, gym.Space[Any]] = {agent: masked_observation_space(self.env.observation_space(agent)) for agent in self.env.possible_agents}
-        action_spaces: dict[str, gym.Space[Any]] = {agent: self.env.action_space(agent) for agent in self.env.possible_agents}
+        action_spaces: dict[str, gym.Space[Any]] = {agent: self._legal_action_space(agent) for agent in self.env.possible_agents}
         self.observation_spaces, self.action_spaces = dict(observation_spaces.items()), dict(action_spaces.items())
         self.observation_space = gym.spaces.Dict(observation_spaces)
         self.action_space = gym.spaces.Dict(action_spaces)
@@ -232,6 +255,11 @@ class RLlibDiceEnv(MultiAgentEnv):
         """``agents`` (the seats the learning policies play) as the game's agent names: RLlib types
         agent ids as anything hashable."""
         return [agent for agent in self.env.possible_agents if agent in self.agents]
+
+    def _legal_action_space(self, agent: str) -> LegalActionSpace:
+        space = self.env.action_space(agent)
+        assert isinstance(space, gym.spaces.Discrete), "every game's actions are numbered"
+        return LegalActionSpace(int(space.n), lambda: self.env.observe(agent)["action_mask"])
 
     def _observe(self, agent: str) -> Observation:
         return masked_observation(self.env.observe(agent))

@@ -57,8 +57,9 @@ from torch.utils.tensorboard import SummaryWriter
 
 from dice_envs.agents import Agent
 from dice_envs.agents.learned import PolicyAgent, SeatPoliciesAgent, policy_to_bytes, save_policy, seat_policies_to_bytes
-from dice_envs.arena.ray_cluster import connect
+from dice_envs.arena.ray_cluster import alive_nodes, connect
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.engine import ParameterError
 from dice_envs.training.config import RLlibPPOHyperparameters, TrainConfig
 from dice_envs.training.rllib.env import RLlibDiceEnv
 from dice_envs.training.rllib.export import module_as_policy
@@ -147,6 +148,8 @@ def ppo_config(config: TrainConfig, pool: LearnerPool | None) -> PPOConfig:
     specs = dict.fromkeys(ids, module_spec(config))
     return (
         PPOConfig()
+        # RLlib's env check passes (tests/training/test_rllib.py), but plays a game's first move
+        # in every environment it builds, outside the run's seeded games: skipped.
         .environment(RLlibDiceEnv, env_config=env_config(config, pool), disable_env_checking=True)
         .env_runners(
             num_env_runners=config.ray.num_env_runners,
@@ -231,6 +234,7 @@ class RLlibTrainer(Trainer):
     @classmethod
     def fresh(cls, config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> RLlibTrainer:
         connect(ray_address, config.ray.num_cpus)
+        check_cluster_fits(config)
         algo = build_algorithm(config, None)
         try:
             trainer = cls(config, paths, algo, first_state(config), LearnerPool(b"", []), progress)
@@ -246,6 +250,7 @@ class RLlibTrainer(Trainer):
         cls, config: TrainConfig, paths: RunPaths, checkpoint: Path, state: TrainingState, pool: LearnerPool, progress: bool, ray_address: str | None
     ) -> RLlibTrainer:
         connect(ray_address, config.ray.num_cpus)
+        check_cluster_fits(config)
         algo = build_algorithm(config, pool)
         try:
             algo.restore_from_path(str((checkpoint / ALGORITHM_DIR).resolve()))
@@ -256,12 +261,12 @@ class RLlibTrainer(Trainer):
 
     # --------------------------------------------------------------- learning
     def run_facts(self) -> dict[str, Any]:
-        return {"ray": {"cluster_nodes": len(ray.nodes()), "env_runner_nodes": self.env_runner_nodes}}
+        return {"ray": {"cluster_nodes": len(alive_nodes()), "env_runner_nodes": self.env_runner_nodes}}
 
     def learn(self, bar: Progress) -> None:
         nodes = sorted(set(self.env_runner_nodes))
         where = f"{len(self.env_runner_nodes)} env runners on {', '.join(nodes)}" if nodes else "sampling in this process"
-        self.console.print(f"Ray: {len(ray.nodes())} node(s); {where}")
+        self.console.print(f"Ray: {len(alive_nodes())} node(s); {where}")
         total = self.config.total_timesteps
         task = bar.add_task("train", total=total, completed=self.state.num_timesteps, fps="", status="")
         while self.state.num_timesteps < total:
@@ -347,6 +352,30 @@ def env_runners(algo: Algorithm) -> EnvRunnerGroup:
     group = algo.env_runner_group
     assert group is not None, "a built algorithm has its env runners"
     return group
+
+
+RESOURCE_UNITS = 10_000
+"""Ray counts a resource in ten-thousandths (its finest fraction of a CPU)."""
+
+
+def check_cluster_fits(config: TrainConfig) -> None:
+    """One clear line unless the connected cluster's live nodes can place every env runner (each
+    on one node, with ``ray.num_cpus_per_env_runner`` of its CPUs): RLlib would wait for them
+    forever.  The learner needs none of the cluster's CPUs: it runs in this process
+    (``num_learners=0``)."""
+    runners, per_runner = config.ray.num_env_runners, config.ray.num_cpus_per_env_runner
+    if runners == 0:
+        return
+    node_cpus = [float(node["Resources"].get("CPU", 0.0)) for node in alive_nodes()]
+    needed = round(per_runner * RESOURCE_UNITS)
+    places = sum(round(cpus * RESOURCE_UNITS) // needed for cpus in node_cpus)
+    if places < runners:
+        raise ParameterError(
+            f"ray.num_env_runners={runners} with ray.num_cpus_per_env_runner={per_runner:g} needs {runners * per_runner:g} CPUs"
+            f" ({per_runner:g} on one node for each runner); the Ray cluster has {sum(node_cpus):g} CPUs on {len(node_cpus)} live node(s)"
+            f" (per node: {', '.join(f'{cpus:g}' for cpus in node_cpus) or 'none'}), room for {places} runner(s):"
+            " lower ray.num_env_runners or ray.num_cpus_per_env_runner, or give Ray more CPUs (ray.num_cpus, more nodes)"
+        )
 
 
 def build_algorithm(config: TrainConfig, pool: LearnerPool | None) -> Algorithm:
