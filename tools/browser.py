@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -31,12 +30,14 @@ def chromium_executable() -> str | None:
 
 @contextmanager
 def served(app: FastAPI, start_seconds: float = 30) -> Iterator[str]:
-    """``app`` served by uvicorn on a free loopback port in a thread; yields its address."""
+    """``app`` served on a free loopback port in a thread, with the socket and the settings
+    ``dice-envs serve`` uses (its limits, its JSON errors); yields its address."""
     import uvicorn  # the dice_envs.web extra: only where a server runs
 
-    listening = socket.socket()
-    listening.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    from dice_envs.web.server import listen, server_config
+
+    listening = listen("127.0.0.1", 0)
+    server = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     try:
