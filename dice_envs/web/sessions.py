@@ -237,10 +237,12 @@ class GameSession:
         return f"{others} {'wins' if len(result.winners) == 1 else 'share the win'}."
 
 
-def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str], options: Mapping[str, Any] | None = None) -> GameSession:
+def new_session(
+    catalogue: AgentCatalogue, env_name: str, seat: int, opponents: Sequence[str], options: Mapping[str, Any] | None = None, seed: int | None = None
+) -> GameSession:
     """A game of ``env_name`` with the human at ``seat``, the opponents, by label, at the other
     seats in order, and the game's ``options`` (``GameOffer.params``); the agents have not moved
-    yet (``start_agents``)."""
+    yet (``start_agents``).  The seed is a fresh secret one unless given (tests replay a game)."""
     offer = catalogue.offers.get(env_name)
     if offer is None:
         raise Refused(400, f"unknown game {env_name!r}; offered: {', '.join(catalogue.offers)}")
@@ -262,7 +264,7 @@ def new_session(catalogue: AgentCatalogue, env_name: str, seat: int, opponents: 
     except ParameterError as error:
         raise Refused(400, str(error)) from None
     env = dice_envs.make(env_name, raw=True, **params)
-    seed = secrets.randbelow(SEED_LIMIT)
+    seed = secrets.randbelow(SEED_LIMIT) if seed is None else seed
     env.reset(seed=seed)
     for agent in agents.values():
         agent.reset()

@@ -189,7 +189,7 @@ def test_the_web_move_list_is_the_labellers_words_for_the_human_seat() -> None:
     move in the human's words in the position it was made in, and no other seat's face-down
     discard is named (the positive control: the spectator's words for them name the card)."""
     name = "mammoth_hunters_v1"
-    session = new_session(AgentCatalogue(["random"], [name]), name, 1, ["random", "random"])
+    session = new_session(AgentCatalogue(["random"], [name]), name, 1, ["random", "random"], seed=5)
     rng = np.random.default_rng(5)
     agents_done(session)
     while session.to_move is not None:
