@@ -32,7 +32,7 @@ from dice_envs.mammoth_hunters.actions import (
     REGION,
     region_of,
 )
-from dice_envs.mammoth_hunters.data import BASE_LIMIT, IS_LIGHT, Card
+from dice_envs.mammoth_hunters.data import BASE_LIMIT, IS_LIGHT, POINTS_BY_MAMMOTHS, Card
 from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHuntersState, Region, Step, region_limit
 
 LANDSCAPE_CARDS = (Card.STEPPE, Card.TUNDRA, Card.FOREST, Card.HILLS, Card.RIVER, Card.MOOR)
@@ -238,10 +238,17 @@ def round_ended(before: MammothHuntersState, after: MammothHuntersState) -> bool
     return after.round != before.round or after.decision in (Decision.GLACIER, Decision.GAME_OVER)
 
 
+SCORING_WORDS = ", ".join(
+    f"{points} in a region with {'no' if count == 0 else count}{' or more' if count == len(POINTS_BY_MAMMOTHS) - 1 else ''} mammoth{'s' if count != 1 else ''}"
+    for count, points in enumerate(POINTS_BY_MAMMOTHS)
+)
+"""How a hunter scores, from the rules' table: "1 in a region with no mammoths, 2 ... with 1 mammoth, ..."."""
+
+
 def round_end_text(before: MammothHuntersState, after: MammothHuntersState, scores_before: Sequence[Score], scores_after: Sequence[Score]) -> str:
     return (
         f"Round {before.round} ends: fire tiles turned up. {conflicts_text(before, after)} "
-        f"Each hunter scores 1, 2 beside a mammoth, 3 beside two or more: {score_changes(scores_before, scores_after)}. "
+        f"Each hunter scores {SCORING_WORDS}: {score_changes(scores_before, scores_after)}. "
         f"{next_text(after)}"
     )
 
