@@ -122,10 +122,12 @@ def first_state(config: TrainConfig) -> TrainingState:
 def damaged_checkpoint(checkpoint: Path, error: BaseException) -> ConfigError:
     """The one line for a checkpoint that cannot be read back."""
     cause, reason = error_reason(error)
-    return ConfigError(
-        f"the checkpoint {str(checkpoint)!r} is damaged ({type(cause).__name__}: {reason}); "
-        f"the models of earlier checkpoints are in {str(checkpoint.parent)!r}"
-    )
+    return damaged_file(checkpoint, f"{type(cause).__name__}: {reason}")
+
+
+def damaged_file(checkpoint: Path, problem: str) -> ConfigError:
+    """The one line for a checkpoint with a bad file or value: ``problem`` names it."""
+    return ConfigError(f"the checkpoint {str(checkpoint)!r} is damaged ({problem}); the models of earlier checkpoints are in {str(checkpoint.parent)!r}")
 
 
 def latest_checkpoint(paths: RunPaths) -> Path | None:
