@@ -45,19 +45,32 @@ def run_lock(root: Path) -> Iterator[None]:
 def _lock_file(path: Path) -> int:
     """A descriptor of ``path`` holding its flock (the file made if missing)."""
     while True:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        existed = path.exists()
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:  # a directory this user may not write, say
+            raise ConfigError(f"cannot lock run directory {str(path.parent)!r}: {error.strerror}") from None
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(descriptor, 200, 0).decode(errors="replace").strip() or "another command starting up"
+            busy = _busy(descriptor, path)
             os.close(descriptor)
-            raise RunDirectoryBusy(
-                f"run directory {str(path.parent)!r} is in use by another dice-envs train ({holder}, lock {LOCK_FILE}); "
-                "wait for it to finish or stop it"
-            ) from None
+            raise busy from None
+        except OSError as error:  # a file system without locks
+            os.close(descriptor)
+            if not existed:
+                path.unlink(missing_ok=True)
+            raise ConfigError(f"cannot lock run directory {str(path.parent)!r}: {error.strerror}") from None
         if _still_named(descriptor, path):
             return descriptor
         os.close(descriptor)  # its holder removed the file as we opened it: lock the one there now
+
+
+def _busy(descriptor: int, path: Path) -> RunDirectoryBusy:
+    holder = os.pread(descriptor, 200, 0).decode(errors="replace").strip() or "another command starting up"
+    return RunDirectoryBusy(
+        f"run directory {str(path.parent)!r} is in use by another dice-envs train ({holder}, lock {LOCK_FILE}); wait for it to finish or stop it"
+    )
 
 
 def _still_named(descriptor: int, path: Path) -> bool:
