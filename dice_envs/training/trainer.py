@@ -403,10 +403,12 @@ class TrainingInterrupted(Exception):
 def plot_learning_curve(evaluations: Sequence[dict[str, Any]], path: Path, title: str, num_players: int) -> None:
     """Win rate against each baseline over training, with its 95% interval, and the chance line."""
     figure, axes = plt.subplots(figsize=(8, 4.5))
-    steps = [record["step"] for record in evaluations]
-    for baseline in evaluations[0]["vs"] if evaluations else []:
-        rates = [record["vs"][baseline]["win_rate"] for record in evaluations]
-        lows, highs = zip(*(record["vs"][baseline]["win_rate_ci95"] for record in evaluations))
+    baselines = dict.fromkeys(baseline for record in evaluations for baseline in record["vs"])  # a resume may change them
+    for baseline in baselines:
+        against = [record for record in evaluations if baseline in record["vs"]]
+        steps = [record["step"] for record in against]
+        rates = [record["vs"][baseline]["win_rate"] for record in against]
+        lows, highs = zip(*(record["vs"][baseline]["win_rate_ci95"] for record in against))
         (line,) = axes.plot(steps, rates, marker="o", markersize=3, label=f"vs {baseline}")
         axes.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
     axes.axhline(1 / num_players, color="grey", linestyle=":", label="chance")

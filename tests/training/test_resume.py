@@ -19,6 +19,7 @@ import pytest
 
 from dice_envs.training.config import ConfigError, config_from_dict
 from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.trainer import plot_learning_curve
 from tests.training.conftest import small_config
 from tests.training.test_bad_inputs import PPO_CONFIG, ROOT, assert_one_line, cli_error
 
@@ -200,3 +201,15 @@ def test_a_start_refused_for_an_opponent_of_another_game_makes_no_run_directory(
         message = cli_error(capsys, ["train", "--config", str(PPO_CONFIG), override, "--runs-root", str(runs), "--no-progress"])
         assert "model 'dalek_dice_ppo' expects observations of shape (27,) and 6 actions; dino_hunt_v0 with 2 players has (25,)" in message
         assert not runs.exists()
+
+
+def test_the_learning_curve_draws_baselines_that_a_resume_changed(tmp_path: Path) -> None:
+    """``evaluation.opponents`` may change on resume: each baseline is drawn where it was evaluated."""
+
+    def record(step: int, *baselines: str) -> dict[str, Any]:
+        results = {"win_rate": 0.5, "win_rate_ci95": [0.2, 0.8], "opponent_win_rate": 0.5, "games": 4}
+        return {"step": step, "elapsed_s": 0.0, "training_win_rate": None, "vs": dict.fromkeys(baselines, results)}
+
+    path = tmp_path / "curve.png"
+    plot_learning_curve([record(0, "random"), record(128, "random", "cup_counter"), record(256, "cup_counter")], path, "test", 2)
+    assert path.stat().st_size > 0
