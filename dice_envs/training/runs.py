@@ -57,8 +57,8 @@ def start_run(
     root = run_dir or _new_run_dir(runs_root, config.name)
     _require_empty(root)
     created = [folder for folder in (root, *root.parents) if not folder.exists()]  # the run's, and runs/ if new
-    root.mkdir(parents=True, exist_ok=True)
     try:
+        _make_directory(root)
         with run_lock(root):
             _require_empty(root)  # another start may have filled it before this one held the lock
             return _set_up(config, RunPaths(root), progress, ray_address).run()
@@ -68,7 +68,16 @@ def start_run(
                 folder.rmdir()
 
 
+def _make_directory(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file in the way, say
+        raise ConfigError(f"cannot make run directory {str(root)!r}: {error.strerror}") from None
+
+
 def _require_empty(root: Path) -> None:
+    if root.exists() and not root.is_dir():
+        raise ConfigError(f"run directory {str(root)!r} is a file, not a directory")
     if root.exists() and any(child.name != LOCK_FILE for child in root.iterdir()):
         raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
 

@@ -213,3 +213,12 @@ def test_the_learning_curve_draws_baselines_that_a_resume_changed(tmp_path: Path
     path = tmp_path / "curve.png"
     plot_learning_curve([record(0, "random"), record(128, "random", "cup_counter"), record(256, "cup_counter")], path, "test", 2)
     assert path.stat().st_size > 0
+
+
+def test_a_file_where_the_run_directory_goes_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    in_the_way = tmp_path / "file"
+    in_the_way.write_text("mine")
+    argv = ["train", "--config", str(PPO_CONFIG), "--no-progress", "--run-dir"]
+    assert cli_error(capsys, [*argv, str(in_the_way)]) == f"run directory {str(in_the_way)!r} is a file, not a directory"
+    assert cli_error(capsys, [*argv, str(in_the_way / "run")]) == f"cannot make run directory {str(in_the_way / 'run')!r}: Not a directory"
+    assert in_the_way.read_text() == "mine"
