@@ -6,6 +6,9 @@ for ``rllib_ppo``, which needs Ray).
     result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
 
 What a run directory holds, and how checkpoints resume exactly: ``dice_envs.training.trainer``.
+Both hold the run directory's lock (``dice_envs.training.run_lock``) while they run, and change
+nothing there when they fail before training: a resume reads and checks everything first
+(``dice_envs.training.checkpoints``).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ A run directory holds::
     learning_curve.png   win rate against each baseline over training, with 95% intervals
     model.zip            the final model
     evaluation.json/.md  the final tournament: the learner against every baseline
+    train.lock           while a command trains there (``dice_envs.training.run_lock``)
 
 Checkpoints are taken between rollouts (after an update, before the next collection), so a
 resumed run continues from exactly the checkpoint's step count, weights, optimiser state,

@@ -126,6 +126,7 @@ BAD_CHECKPOINTS: dict[str, tuple[Edit, str]] = {
     "win rate": (edit_versus(win_rate=2), "state.json: evaluations[0].vs.random.win_rate must be a number from 0 to 1, got 2"),
     "interval": (edit_versus(win_rate_ci95=[0.9, 0.1]), "state.json: evaluations[0].vs.random.win_rate_ci95 must be [low, high] with low <= high"),
     "games": (edit_versus(games=0), "state.json: evaluations[0].vs.random.games must be an integer of at least 1, got 0"),
+    "num_timesteps not the model's": (edit_state(num_timesteps=300), "model.zip was saved at step 256, state.json says num_timesteps 300"),
     "pool current": (write("checkpoints/latest/pool/current.pt", "not a policy"), "pool/current.pt: not a policy for this game: "),
     "pool snapshot": (write("checkpoints/latest/pool/snapshot_000.pt", "not a policy"), "pool/snapshot_000.pt: not a policy for this game: "),
     "no snapshot": (lambda run_dir: (run_dir / "checkpoints/latest/pool/snapshot_000.pt").unlink(), "pool: no snapshot_*.pt"),
