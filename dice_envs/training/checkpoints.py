@@ -98,7 +98,9 @@ def _check_evaluations(evaluations: Any, num_timesteps: int) -> None:
         _require_keys(record, RECORD_KEYS, key)
         step = record["step"]
         _count(step, f"{key}.step")
-        _require(previous <= step <= num_timesteps, f"{key}.step", f"must be from {previous} (the record before) to num_timesteps ({num_timesteps}), got {step}")
+        _require(
+            previous <= step <= num_timesteps, f"{key}.step", f"must be from {previous} (the record before) to num_timesteps ({num_timesteps}), got {step}"
+        )
         previous = step
         _seconds(record["elapsed_s"], f"{key}.elapsed_s")
         if record["training_win_rate"] is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from dice_envs.agents.specs import models_directory
 from dice_envs.training.config import ConfigError, config_from_dict
 from dice_envs.training.runs import resume_run, start_run
 from dice_envs.training.trainer import plot_learning_curve
@@ -57,9 +58,7 @@ def refused(run_dir: Path, overrides: list[str] | None = None) -> str:
 
 # ------------------------------------------------------- nothing to resume
 @pytest.mark.parametrize("removed", ["checkpoints", "checkpoints/latest"])
-def test_a_finished_run_without_its_checkpoint_is_refused_not_restarted(
-    removed: str, run_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_finished_run_without_its_checkpoint_is_refused_not_restarted(removed: str, run_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.rmtree(run_dir / removed)
     before = contents(run_dir)
     message = cli_error(capsys, ["train", "--resume", str(run_dir), "--no-progress", "total_timesteps=2048"])
@@ -198,9 +197,10 @@ def test_a_second_command_on_a_run_directory_is_refused_and_a_killed_holders_loc
 # ------------------------------------------------------------ new runs
 def test_a_start_refused_for_an_opponent_of_another_game_makes_no_run_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     runs = tmp_path / "runs"
-    for override in ["opponents={'model:dalek_dice_ppo': 1.0}", "evaluation.opponents=[random, 'model:dalek_dice_ppo']"]:
+    dalek_model = models_directory() / "dalek_dice_ppo.zip"
+    for override in ["opponents={'model:dalek_dice_ppo': 1.0}", "evaluation.opponents=[random, 'model:dalek_dice_ppo']", f"init_policy={dalek_model}"]:
         message = cli_error(capsys, ["train", "--config", str(PPO_CONFIG), override, "--runs-root", str(runs), "--no-progress"])
-        assert "model 'dalek_dice_ppo' expects observations of shape (27,) and 6 actions; dino_hunt_v0 with 2 players has (25,)" in message
+        assert "expects observations of shape (27,) and 6 actions; dino_hunt_v0 with 2 players has (25,)" in message
         assert not runs.exists()
 
 
