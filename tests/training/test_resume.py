@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from dice_envs.agents.learned import load_policy, policy_to_bytes
 from dice_envs.agents.specs import models_directory
 from dice_envs.training.config import ConfigError, config_from_dict
 from dice_envs.training.runs import resume_run, start_run
@@ -108,6 +109,11 @@ def write(path: str, text: str) -> Edit:
     return lambda run_dir: (run_dir / path).write_text(text)
 
 
+def another_games_policy(run_dir: Path) -> None:
+    dalek = load_policy(models_directory() / "dalek_dice_ppo.zip")
+    (run_dir / "checkpoints/latest/pool/snapshot_000.pt").write_bytes(policy_to_bytes(dalek))
+
+
 BAD_CHECKPOINTS: dict[str, tuple[Edit, str]] = {
     "num_timesteps text": (edit_state(num_timesteps="x"), 'state.json: num_timesteps must be an integer of at least 0, got "x"'),
     "num_timesteps negative": (edit_state(num_timesteps=-5), "state.json: num_timesteps must be an integer of at least 0, got -5"),
@@ -128,6 +134,10 @@ BAD_CHECKPOINTS: dict[str, tuple[Edit, str]] = {
     "num_timesteps not the model's": (edit_state(num_timesteps=300), "model.zip was saved at step 256, state.json says num_timesteps 300"),
     "pool current": (write("checkpoints/latest/pool/current.pt", "not a policy"), "pool/current.pt: not a policy for this game: "),
     "pool snapshot": (write("checkpoints/latest/pool/snapshot_000.pt", "not a policy"), "pool/snapshot_000.pt: not a policy for this game: "),
+    "pool of another game": (
+        another_games_policy,
+        "pool/snapshot_000.pt: not a policy for this game: ParameterError: model 'snapshot_000.pt' expects observations",
+    ),
     "no snapshot": (lambda run_dir: (run_dir / "checkpoints/latest/pool/snapshot_000.pt").unlink(), "pool: no snapshot_*.pt"),
 }
 
