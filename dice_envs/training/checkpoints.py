@@ -3,8 +3,9 @@
 ``read_checkpoint`` returns the ``TrainingState`` of ``state.json`` and the ``LearnerPool`` of
 ``pool/``, or refuses in one line (a ``ConfigError``) naming the file and the field: a missing or
 unknown key, a wrong type, a value out of range or not finite, a step count beyond the run's
-``total_timesteps``, evaluations out of step order, a pool file that is not a policy for this game.  (The
-learner's own files, ``model.zip`` and the rest, are checked by the backend that loads them.)
+``total_timesteps``, evaluations out of step order, a pool file that is not a policy for this
+game.  (The learner's own files, ``model.zip`` and the rest, are checked by the backend that
+loads them.)
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def read_checkpoint(checkpoint: Path, config: TrainConfig) -> tuple[TrainingStat
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise _damaged(checkpoint, STATE_FILE, _reason(error)) from None
     try:
-        state = check_state(raw, config)
+        state = check_state(raw)
     except Invalid as error:
         raise _damaged(checkpoint, STATE_FILE, str(error)) from None
     total, update = config.total_timesteps, steps_per_update(config)
@@ -60,7 +61,7 @@ def _damaged(checkpoint: Path, file: str, problem: str) -> ConfigError:
 
 
 # ------------------------------------------------------------------ state.json
-def check_state(raw: Any, config: TrainConfig) -> TrainingState:
+def check_state(raw: Any) -> TrainingState:
     """``raw`` (``state.json`` read) as a ``TrainingState``, or ``Invalid`` naming the field."""
     fields = {field.name for field in dataclasses.fields(TrainingState)}
     if not isinstance(raw, dict):
