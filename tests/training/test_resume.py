@@ -233,3 +233,9 @@ def test_a_file_where_the_run_directory_goes_is_one_line(tmp_path: Path, capsys:
     assert cli_error(capsys, [*argv, str(in_the_way)]) == f"run directory {str(in_the_way)!r} is a file, not a directory"
     assert cli_error(capsys, [*argv, str(in_the_way / "run")]) == f"cannot make run directory {str(in_the_way / 'run')!r}: Not a directory"
     assert in_the_way.read_text() == "mine"
+
+
+def test_resume_with_a_run_dir_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    message = cli_error(capsys, ["train", "--resume", str(tmp_path / "run"), "--run-dir", str(tmp_path / "other"), "--no-progress"])
+    assert message == "--run-dir names a new run's directory; --resume RUN_DIR continues the run in RUN_DIR"
+    assert not (tmp_path / "other").exists()
