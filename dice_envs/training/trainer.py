@@ -235,6 +235,7 @@ class Trainer(abc.ABC):
                     raise TrainingInterrupted(self.paths.root, step) from None
             if not self.state.evaluations or self.state.evaluations[-1]["step"] != self.state.num_timesteps:
                 self.evaluate(self.state.num_timesteps)  # the learning curve ends at the final model
+                self.state.next_evaluation = self.state.num_timesteps + self.config.evaluation.interval  # not again on resume
             self.write_checkpoint()
             self.save_model(self.paths.model)
         finally:

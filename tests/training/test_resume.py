@@ -239,3 +239,12 @@ def test_resume_with_a_run_dir_is_one_line(tmp_path: Path, capsys: pytest.Captur
     message = cli_error(capsys, ["train", "--resume", str(tmp_path / "run"), "--run-dir", str(tmp_path / "other"), "--no-progress"])
     assert message == "--run-dir names a new run's directory; --resume RUN_DIR continues the run in RUN_DIR"
     assert not (tmp_path / "other").exists()
+
+
+def test_a_finished_run_resumed_longer_evaluates_each_step_once(tmp_path: Path) -> None:
+    """The final evaluation (at 256, between scheduled ones) is not repeated when training goes on from there."""
+    raw = small_config("dino_hunt_v0", "ppo", evaluation={"interval": 128, "games": 2, "final_games": 2, "opponents": ["random"]})
+    run_dir = start_run(config_from_dict(raw), run_dir=tmp_path / "run", progress=False).run_dir
+    resume_run(run_dir, ["total_timesteps=384"], progress=False)
+    metrics = json.loads((run_dir / "metrics.json").read_text())
+    assert [record["step"] for record in metrics["evaluations"]] == [0, 128, 256, 384]
