@@ -149,6 +149,8 @@ def train_command(args: argparse.Namespace) -> None:
 
     if (args.config is None) == (args.resume is None):
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
+    if args.resume is not None and args.run_dir is not None:
+        raise ParameterError("--run-dir names a new run's directory; --resume RUN_DIR continues the run in RUN_DIR")
     try:
         if args.resume is not None:
             result = runs.resume_run(Path(args.resume), args.overrides, progress=not args.no_progress, ray_address=args.address)

@@ -381,13 +381,29 @@ def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:
     if hint is type(None) and value is None:
         return None
     if hint in SCALARS and isinstance(value, SCALARS[hint]) and (hint is bool or not isinstance(value, bool)):
-        return float(cast(float, value)) if hint is float else value
+        return _finite(float(cast(float, value)), source, key) if hint is float else _bounded(value, hint, source, key)
     if hint is float and isinstance(value, str):
         try:  # PyYAML reads 3e-4 (no dot) as a string
-            return float(value)
+            number = float(value)
         except ValueError:
             pass
+        else:
+            return _finite(number, source, key)
     raise ConfigError(f"{source}: {key} must be {_describe(hint)}, got {value!r}")
+
+
+def _finite(value: float, source: str, key: str) -> float:
+    """``value`` unless it is infinite or NaN (YAML's .inf, .nan, or a number too large for a float)."""
+    if not math.isfinite(value):
+        raise ConfigError(f"{source}: {key} must be a finite number, got {value}")
+    return value
+
+
+def _bounded(value: Any, hint: Any, source: str, key: str) -> Any:
+    """``value`` unless an integer too large for the 64-bit integers NumPy and torch count in."""
+    if hint is int and not -(2**63) <= value < 2**63:
+        raise ConfigError(f"{source}: {key} must be an integer below 2**63, got {value}")
+    return value
 
 
 def _describe(hint: Any) -> str:
@@ -450,14 +466,20 @@ def _validate(config: TrainConfig, source: str) -> None:
 
 
 def _validate_models(config: TrainConfig, source: str) -> None:
-    """Every model the config names (to play, or to search with) must be a readable saved model: a
-    clear error now, not in training."""
-    models = {"init_policy": Path(config.init_policy)} if config.init_policy else {}
+    """Every model the config names (to play, or to search with) must be a readable saved model
+    that plays this game: a clear error now, not in training (nor after the run directory is made)."""
+    models: dict[str, tuple[str, Path]] = {}
+    if config.init_policy:
+        models["init_policy"] = (f"{specs.MODEL_PREFIX}{Path(config.init_policy).resolve()}", Path(config.init_policy))
     for key, named in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
-        models.update({f"{key} {spec!r}": path for spec in named if (path := specs.model_of(spec)) is not None})
-    for key, path in models.items():
+        models.update({f"{key} {spec!r}": (spec, model) for spec in named if (model := specs.model_of(spec)) is not None})
+    if not models:
+        return
+    env = dice_envs.make(config.env.name, **config.env.kwargs)
+    for key, (spec, path) in models.items():
         try:
             specs.check_model_file(path, read=True)
+            specs.build(config.env.name, spec, env)  # its spaces are this game's, a search's model has a value head
         except ParameterError as error:
             raise ConfigError(f"{source}: {key}: {error}") from None
 

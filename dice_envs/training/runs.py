@@ -6,19 +6,23 @@ for ``rllib_ppo``, which needs Ray).
     result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
 
 What a run directory holds, and how checkpoints resume exactly: ``dice_envs.training.trainer``.
+Both hold the run directory's lock (``dice_envs.training.run_lock``) while they run, and change
+nothing there when they fail before training: a resume reads and checks everything first
+(``dice_envs.training.checkpoints``).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dice_envs.training.checkpoints import read_checkpoint
 from dice_envs.training.config import ConfigError, TrainConfig, load_config, save_config
-from dice_envs.training.trainer import LearnerPool, RunPaths, RunResult, Trainer, TrainingState, damaged_checkpoint, latest_checkpoint
+from dice_envs.training.run_lock import LOCK_FILE, run_lock
+from dice_envs.training.trainer import LearnerPool, RunPaths, RunResult, Trainer, TrainingState, latest_checkpoint
 
 if TYPE_CHECKING:
     from dice_envs.training.rllib.trainer import RLlibTrainer
@@ -54,22 +58,43 @@ def start_run(
     are removed, one that existed (empty) before is left empty."""
     check_ray_address(config, ray_address)
     root = run_dir or _new_run_dir(runs_root, config.name)
-    if root.exists() and any(root.iterdir()):
-        raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
+    _require_empty(root)
     created = [folder for folder in (root, *root.parents) if not folder.exists()]  # the run's, and runs/ if new
-    paths = RunPaths(root)
     try:
-        paths.checkpoints.mkdir(parents=True, exist_ok=True)
+        _make_directory(root)
+        with run_lock(root):
+            _require_empty(root)  # another start may have filled it before this one held the lock
+            return _set_up(config, RunPaths(root), progress, ray_address).run()
+    finally:
+        for folder in created:  # those a failed set-up leaves empty
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+
+
+def _make_directory(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file in the way, say
+        raise ConfigError(f"cannot make run directory {str(root)!r}: {error.strerror}") from None
+
+
+def _require_empty(root: Path) -> None:
+    if root.exists() and not root.is_dir():
+        raise ConfigError(f"run directory {str(root)!r} is a file, not a directory")
+    if root.exists() and any(child.name != LOCK_FILE for child in root.iterdir()):
+        raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
+
+
+def _set_up(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
+    """The run's ``config.yaml`` and ``checkpoints/``, and its trainer at step 0; nothing of them if that fails."""
+    try:
+        paths.checkpoints.mkdir(exist_ok=True)
         save_config(config, paths.config)
-        trainer = _fresh_trainer(config, paths, progress, ray_address)
+        return _fresh_trainer(config, paths, progress, ray_address)
     except BaseException:
         _clear_run_dir(paths)
         paths.config.unlink(missing_ok=True)
-        for folder in created:
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
         raise
-    return trainer.run()
 
 
 def check_ray_address(config: TrainConfig, ray_address: str | None) -> None:
@@ -114,7 +139,10 @@ def _clear_run_dir(paths: RunPaths) -> None:
 def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True, ray_address: str | None = None) -> RunResult:
     """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it); a run
     stopped before its first checkpoint starts over in its directory, from its ``config.yaml``.
-    ``ray_address`` as in ``start_run``: a run may resume on another cluster than it started on."""
+    ``ray_address`` as in ``start_run``: a run may resume on another cluster than it started on.
+
+    Everything is read and checked (the config, every file of the checkpoint) before anything in
+    the directory changes: a resume refused leaves the run as it was."""
     paths = RunPaths(run_dir)
     if not paths.config.is_file():
         raise ConfigError(f"{str(run_dir)!r} is not a run directory (no config.yaml)")
@@ -123,23 +151,45 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
         if key not in RESUMABLE_KEYS and not key.startswith(RESUMABLE_SECTIONS):
             allowed = ", ".join([*RESUMABLE_KEYS, *(f"{section}*" for section in RESUMABLE_SECTIONS)])
             raise ConfigError(f"{key!r} cannot change when a run resumes (only {allowed}); start a new run")
-    config = load_config(paths.config, overrides)
-    check_ray_address(config, ray_address)
-    checkpoint = latest_checkpoint(paths)
-    if checkpoint is None:  # stopped before its first checkpoint: nothing to keep, so it starts over
+    with run_lock(run_dir):
+        config = load_config(paths.config, overrides)
+        check_ray_address(config, ray_address)
+        checkpoint = latest_checkpoint(paths)
+        if checkpoint is None:
+            trainer = _starting_over(config, paths, progress, ray_address)
+        else:
+            state, pool = read_checkpoint(checkpoint, config)
+            trainer = _resumed_trainer(config, paths, checkpoint, state, pool, progress, ray_address)
+            save_config(config, paths.config)
+        return trainer.run()
+
+
+def _starting_over(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
+    """The trainer of a run stopped before its first checkpoint (nothing to keep), its directory
+    cleared for it; a run without a checkpoint that was not such a run is refused."""
+    if not paths.checkpoints.is_dir() or paths.model.exists():
+        finished = f"; a new run can start from its final model with init_policy={paths.model}" if paths.model.exists() else ""
+        raise ConfigError(
+            f"nothing to resume from in {str(paths.root)!r}: no checkpoint in {str(paths.checkpoints)!r}{finished} "
+            "(only a run stopped before its first checkpoint starts over)"
+        )
+    trainer = _fresh_trainer(config, paths, progress, ray_address)
+    try:
         save_config(config, paths.config)
         _clear_run_dir(paths)
         paths.checkpoints.mkdir()
-        return _fresh_trainer(config, paths, progress, ray_address).run()
-    try:
-        state = TrainingState(**json.loads((checkpoint / "state.json").read_text()))
-        pool = LearnerPool.load(checkpoint / "pool")
-    except (OSError, ValueError, TypeError) as error:
-        raise damaged_checkpoint(checkpoint, error) from None
-    save_config(config, paths.config)
+    except BaseException:
+        trainer.close()
+        raise
+    return trainer
+
+
+def _resumed_trainer(
+    config: TrainConfig, paths: RunPaths, checkpoint: Path, state: TrainingState, pool: LearnerPool, progress: bool, ray_address: str | None
+) -> Trainer:
     if config.algorithm == "rllib_ppo":
-        return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address).run()
-    return sb3_trainer_class().resumed(config, paths, checkpoint, state, pool, progress).run()
+        return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address)
+    return sb3_trainer_class().resumed(config, paths, checkpoint, state, pool, progress)
 
 
 def _new_run_dir(runs_root: Path, name: str) -> Path:

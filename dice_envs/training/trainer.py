@@ -16,6 +16,7 @@ A run directory holds::
     learning_curve.png   win rate against each baseline over training, with 95% intervals
     model.zip            the final model
     evaluation.json/.md  the final tournament: the learner against every baseline
+    train.lock           while a command trains there (``dice_envs.training.run_lock``)
 
 Checkpoints are taken between rollouts (after an update, before the next collection), so a
 resumed run continues from exactly the checkpoint's step count, weights, optimiser state,
@@ -122,10 +123,12 @@ def first_state(config: TrainConfig) -> TrainingState:
 def damaged_checkpoint(checkpoint: Path, error: BaseException) -> ConfigError:
     """The one line for a checkpoint that cannot be read back."""
     cause, reason = error_reason(error)
-    return ConfigError(
-        f"the checkpoint {str(checkpoint)!r} is damaged ({type(cause).__name__}: {reason}); "
-        f"the models of earlier checkpoints are in {str(checkpoint.parent)!r}"
-    )
+    return damaged_file(checkpoint, f"{type(cause).__name__}: {reason}")
+
+
+def damaged_file(checkpoint: Path, problem: str) -> ConfigError:
+    """The one line for a checkpoint with a bad file or value: ``problem`` names it."""
+    return ConfigError(f"the checkpoint {str(checkpoint)!r} is damaged ({problem}); the models of earlier checkpoints are in {str(checkpoint.parent)!r}")
 
 
 def latest_checkpoint(paths: RunPaths) -> Path | None:
@@ -232,6 +235,7 @@ class Trainer(abc.ABC):
                     raise TrainingInterrupted(self.paths.root, step) from None
             if not self.state.evaluations or self.state.evaluations[-1]["step"] != self.state.num_timesteps:
                 self.evaluate(self.state.num_timesteps)  # the learning curve ends at the final model
+                self.state.next_evaluation = self.state.num_timesteps + self.config.evaluation.interval  # not again on resume
             self.write_checkpoint()
             self.save_model(self.paths.model)
         finally:
@@ -401,10 +405,12 @@ class TrainingInterrupted(Exception):
 def plot_learning_curve(evaluations: Sequence[dict[str, Any]], path: Path, title: str, num_players: int) -> None:
     """Win rate against each baseline over training, with its 95% interval, and the chance line."""
     figure, axes = plt.subplots(figsize=(8, 4.5))
-    steps = [record["step"] for record in evaluations]
-    for baseline in evaluations[0]["vs"] if evaluations else []:
-        rates = [record["vs"][baseline]["win_rate"] for record in evaluations]
-        lows, highs = zip(*(record["vs"][baseline]["win_rate_ci95"] for record in evaluations))
+    baselines = dict.fromkeys(baseline for record in evaluations for baseline in record["vs"])  # a resume may change them
+    for baseline in baselines:
+        against = [record for record in evaluations if baseline in record["vs"]]
+        steps = [record["step"] for record in against]
+        rates = [record["vs"][baseline]["win_rate"] for record in against]
+        lows, highs = zip(*(record["vs"][baseline]["win_rate_ci95"] for record in against))
         (line,) = axes.plot(steps, rates, marker="o", markersize=3, label=f"vs {baseline}")
         axes.fill_between(steps, lows, highs, color=line.get_color(), alpha=0.15)
     axes.axhline(1 / num_players, color="grey", linestyle=":", label="chance")

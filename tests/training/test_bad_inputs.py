@@ -205,7 +205,7 @@ def test_a_damaged_checkpoint_or_config_is_one_line_on_resume(tmp_path: Path) ->
     assert assert_one_line(damaged.value).startswith(f"the checkpoint {str(latest)!r} is damaged (")
     (latest / "model.zip").write_bytes(model)
     (latest / "state.json").write_text('{"num_timesteps": ')
-    with pytest.raises(ConfigError, match="is damaged \\(JSONDecodeError: "):
+    with pytest.raises(ConfigError, match=r"is damaged \(state\.json: JSONDecodeError: "):
         resume_run(run_dir, progress=False)
     (run_dir / "config.yaml").write_text("env: [unclosed\n")
     with pytest.raises(ConfigError, match=r"config.yaml: not valid YAML"):

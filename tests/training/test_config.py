@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
+import types
+import typing
 from pathlib import Path
 
 import pytest
 
 from dice_envs.cli import main
-from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, config_from_dict, configs_directory, load_config, save_config
+from dice_envs.training.config import (
+    HYPERPARAMETERS,
+    ConfigError,
+    DQNHyperparameters,
+    PPOHyperparameters,
+    TrainConfig,
+    config_from_dict,
+    configs_directory,
+    load_config,
+    other_backend_keys,
+    save_config,
+)
 from tests.training.conftest import small_config
 
 CONFIG_FILES = sorted((configs_directory()).glob("*/*.yaml"))
@@ -108,3 +122,32 @@ def test_command_line_reports_a_bad_key_without_a_traceback(tmp_path: Path, caps
     with pytest.raises(SystemExit):
         main(["train"])
     assert "either --config" in capsys.readouterr().err
+
+
+def numeric_keys(cls: type, prefix: str = "") -> list[tuple[str, type]]:
+    """Every key of the schema ``cls`` that holds a number (dotted), and its number type (int or float)."""
+    keys: list[tuple[str, type]] = []
+    for name, hint in typing.get_type_hints(cls).items():
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+        if dataclasses.is_dataclass(hint):
+            keys += numeric_keys(hint, f"{prefix}{name}.")
+        elif number := next((option for option in (float, int) if option in options), None):
+            keys.append((f"{prefix}{name}", number))
+    return keys
+
+
+@pytest.mark.parametrize("algorithm", ["ppo", "dqn", "rllib_ppo"])
+def test_no_number_of_any_key_may_be_infinite_nan_or_too_large(algorithm: str) -> None:
+    """inf, -inf and nan wherever a config takes a number (a float key, an opponent's weight), and
+    integers beyond 64 bits wherever it takes an integer: each one line naming the key."""
+    schema = [*numeric_keys(TrainConfig), *numeric_keys(HYPERPARAMETERS[algorithm], "hyperparameters."), ("opponents.random", float)]
+    skipped = other_backend_keys(algorithm)
+    keys = [(key, number) for key, number in schema if key.split(".")[0] not in skipped and key != "hyperparameters"]
+    assert len(keys) >= 20
+    for key, number in keys:
+        values = [".inf", "-.inf", ".nan", "1e400"] if number is float else [str(2**63), str(-(2**64))]
+        for value in values:
+            with pytest.raises(ConfigError) as error:
+                load_config(f"dino_hunt/{algorithm}", [f"{key}={value}"])
+            message = str(error.value)
+            assert "\n" not in message and f" {key} must be " in message, (key, value, message)

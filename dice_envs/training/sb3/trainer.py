@@ -30,7 +30,7 @@ from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
 from dice_envs.training.sb3.masked_dqn import MaskedDQN
 from dice_envs.training.single_agent import SingleAgentEnv
 from dice_envs.training.single_turn import SingleTurnEnv
-from dice_envs.training.trainer import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, first_state
+from dice_envs.training.trainer import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, damaged_file, first_state
 
 ALGORITHM_CLASSES: dict[str, type[BaseAlgorithm]] = {"ppo": MaskablePPO, "dqn": MaskedDQN}
 ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
@@ -141,6 +141,9 @@ class SB3Trainer(Trainer):
         except Exception as error:  # a zip or pickle cut short or damaged: whatever its reader raises
             env.close()
             raise damaged_checkpoint(checkpoint, error) from None
+        if model.num_timesteps != state.num_timesteps:  # learn() would count on from the model's
+            env.close()
+            raise damaged_file(checkpoint, f"model.zip was saved at step {model.num_timesteps}, state.json says num_timesteps {state.num_timesteps}")
         model.tensorboard_log = str(paths.tensorboard)
         return cls(config, paths, model, state, pool, progress, reset_num_timesteps=False)
 

@@ -1,0 +1,185 @@
+"""Reading a checkpoint back for a resume, every value checked before anything acts on it.
+
+``read_checkpoint`` returns the ``TrainingState`` of ``state.json`` and the ``LearnerPool`` of
+``pool/``, or refuses in one line (a ``ConfigError``) naming the file and the field: a missing or
+unknown key, a wrong type, a value out of range or not finite, a step count beyond the run's
+``total_timesteps``, evaluations out of step order, a pool file that is not a policy for this
+game.  (The learner's own files, ``model.zip`` and the rest, are checked by the backend that
+loads them.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import dice_envs
+from dice_envs.agents.learned import agent_from_bytes, error_reason
+from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, TrainConfig
+from dice_envs.training.trainer import LearnerPool, TrainingState, damaged_file
+
+STATE_FILE = "state.json"
+RECORD_KEYS = frozenset({"step", "elapsed_s", "training_win_rate", "vs"})
+"""What an evaluation record holds (``Trainer.evaluate``)."""
+VERSUS_KEYS = frozenset({"win_rate", "win_rate_ci95", "opponent_win_rate", "games"})
+
+
+class Invalid(Exception):
+    """A field with a bad value: its name and what is wrong (the caller names the file)."""
+
+
+def read_checkpoint(checkpoint: Path, config: TrainConfig) -> tuple[TrainingState, LearnerPool]:
+    """The state and pool of ``checkpoint`` for a run of ``config`` (the resumed config), checked."""
+    state_path = checkpoint / STATE_FILE
+    try:
+        raw = json.loads(state_path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise _damaged(checkpoint, STATE_FILE, _reason(error)) from None
+    try:
+        state = check_state(raw)
+    except Invalid as error:
+        raise _damaged(checkpoint, STATE_FILE, str(error)) from None
+    total, update = config.total_timesteps, steps_per_update(config)
+    if state.num_timesteps > total + update:  # a lowered total_timesteps, or a state.json edited
+        raise ConfigError(
+            f"{str(state_path)!r}: num_timesteps {state.num_timesteps} is beyond the run's total_timesteps ({total}, "
+            f"plus at most one update of {update} steps); to resume it, give total_timesteps={state.num_timesteps} or more"
+        )
+    return state, _read_pool(checkpoint, config)
+
+
+def _reason(error: BaseException) -> str:
+    cause, reason = error_reason(error)
+    return f"{type(cause).__name__}: {reason}"
+
+
+def _damaged(checkpoint: Path, file: str, problem: str) -> ConfigError:
+    return damaged_file(checkpoint, f"{file}: {problem}")
+
+
+# ------------------------------------------------------------------ state.json
+def check_state(raw: Any) -> TrainingState:
+    """``raw`` (``state.json`` read) as a ``TrainingState``, or ``Invalid`` naming the field."""
+    fields = {field.name for field in dataclasses.fields(TrainingState)}
+    if not isinstance(raw, dict):
+        raise Invalid(f"must be an object with the keys {', '.join(sorted(fields))}, got {_short(raw)}")
+    _require_keys(raw, fields, "the state")
+    state = TrainingState(**raw)
+    _count(state.num_timesteps, "num_timesteps")
+    _seconds(state.elapsed_s, "elapsed_s")
+    for name in ("next_evaluation", "next_checkpoint", "next_snapshot", "next_sync", "episodes"):
+        _count(getattr(state, name), name)
+    _count(state.wins, "wins")
+    _require(state.wins <= state.episodes, "wins", f"must not exceed episodes ({state.episodes}), got {state.wins}")
+    _check_evaluations(state.evaluations, state.num_timesteps)
+    return state
+
+
+def steps_per_update(config: TrainConfig) -> int:
+    """The most a run trains past ``total_timesteps``: it stops at the first update that reaches it."""
+    hp = config.hyperparameters
+    if isinstance(hp, PPOHyperparameters):
+        return hp.n_steps * config.n_envs
+    if isinstance(hp, DQNHyperparameters):
+        return hp.train_freq * config.n_envs
+    return 2 * hp.train_batch_size  # RLlib's runners may sample past the batch to finish their fragments
+
+
+def _check_evaluations(evaluations: Any, num_timesteps: int) -> None:
+    if not isinstance(evaluations, list):
+        raise Invalid(f"evaluations must be a list of evaluation records, got {_short(evaluations)}")
+    previous = 0
+    for index, record in enumerate(evaluations):
+        key = f"evaluations[{index}]"
+        if not isinstance(record, dict):
+            raise Invalid(f"{key} must be an evaluation record (an object), got {_short(record)}")
+        _require_keys(record, RECORD_KEYS, key)
+        step = record["step"]
+        _count(step, f"{key}.step")
+        _require(
+            previous <= step <= num_timesteps, f"{key}.step", f"must be from {previous} (the record before) to num_timesteps ({num_timesteps}), got {step}"
+        )
+        previous = step
+        _seconds(record["elapsed_s"], f"{key}.elapsed_s")
+        if record["training_win_rate"] is not None:
+            _fraction(record["training_win_rate"], f"{key}.training_win_rate")
+        _check_versus(record["vs"], f"{key}.vs")
+
+
+def _check_versus(versus: Any, key: str) -> None:
+    if not isinstance(versus, dict) or not versus:
+        raise Invalid(f"{key} must map each baseline to its results, got {_short(versus)}")
+    for baseline, results in versus.items():
+        where = f"{key}.{baseline}"
+        if not isinstance(results, dict):
+            raise Invalid(f"{where} must be an object of results, got {_short(results)}")
+        _require_keys(results, VERSUS_KEYS, where)
+        _fraction(results["win_rate"], f"{where}.win_rate")
+        _fraction(results["opponent_win_rate"], f"{where}.opponent_win_rate")
+        interval = results["win_rate_ci95"]
+        _require(isinstance(interval, list) and len(interval) == 2, f"{where}.win_rate_ci95", f"must be [low, high], got {_short(interval)}")
+        for bound in interval:
+            _fraction(bound, f"{where}.win_rate_ci95")
+        _require(interval[0] <= interval[1], f"{where}.win_rate_ci95", f"must be [low, high] with low <= high, got {interval}")
+        _count(results["games"], f"{where}.games", least=1)
+
+
+def _require_keys(raw: dict[str, Any], keys: frozenset[str] | set[str], where: str) -> None:
+    missing, unknown = sorted(keys - set(raw)), sorted(set(raw) - keys)
+    if missing:
+        raise Invalid(f"{where} lacks the key {missing[0]!r}")
+    if unknown:
+        raise Invalid(f"{where} has an unknown key {unknown[0]!r}")
+
+
+def _require(condition: bool, key: str, requirement: str) -> None:
+    if not condition:
+        raise Invalid(f"{key} {requirement}")
+
+
+def _count(value: Any, key: str, least: int = 0) -> None:
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    _require(is_int and value >= least, key, f"must be an integer of at least {least}, got {_short(value)}")
+
+
+def _number(value: Any, key: str, low: float, high: float, what: str) -> None:
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    _require(is_number and low <= value <= high, key, f"must be {what}, got {_short(value)}")
+
+
+def _seconds(value: Any, key: str) -> None:
+    _number(value, key, 0.0, math.inf, "a finite number of seconds, at least 0")
+
+
+def _fraction(value: Any, key: str) -> None:
+    _number(value, key, 0.0, 1.0, "a number from 0 to 1")
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, float) or math.isfinite(value) else str(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+# ------------------------------------------------------------------------ pool/
+def _read_pool(checkpoint: Path, config: TrainConfig) -> LearnerPool:
+    """The pool, each file checked to be a policy that plays this game (as the ``self`` and
+    ``snapshot`` opponents will)."""
+    directory = checkpoint / "pool"
+    try:
+        pool = LearnerPool.load(directory)
+    except OSError as error:
+        raise _damaged(checkpoint, "pool", _reason(error)) from None
+    if not pool.snapshots:
+        raise _damaged(checkpoint, "pool", "no snapshot_*.pt: a run keeps at least one snapshot")
+    env = dice_envs.make(config.env.name, **config.env.kwargs)
+    named: list[tuple[str, bytes]] = [("current.pt", pool.current)]
+    named += [(path.name, blob) for path, blob in zip(sorted(directory.glob("snapshot_*.pt")), pool.snapshots)]
+    for name, blob in named:
+        try:
+            agent_from_bytes(env, blob, label=name)
+        except Exception as error:  # whatever torch's unpickler or the policy's own checks raise
+            raise _damaged(checkpoint, f"pool/{name}", f"not a policy for this game: {_reason(error)}") from None
+    return pool
