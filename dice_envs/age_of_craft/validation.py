@@ -40,6 +40,7 @@ from dice_envs.age_of_craft.state import (
     AgeOfCraftState,
     Decision,
     Effect,
+    Offer,
     Step,
     victory_points,
 )
@@ -249,6 +250,8 @@ def _validate_decision(state: AgeOfCraftState, n: int) -> None:
                 fail(f"{NAME}.offer", "an offer sent gives and asks dice of different values")
     if phase == Decision.OPENING and state.offers_made != 0:
         fail(f"{NAME}.offers_made", f"no offer is made before the Income roll, got {state.offers_made}")
+    if state.turn == 1 and state.offers_made == 0 and state.offer != Offer():
+        fail(f"{NAME}.offer", f"no offer is made before the first turn's first offer, got {state.offer}")
     if phase != Decision.BUILD:
         for kind in range(NUM_KINDS):
             if state.built[kind] and kind != Kind.RESIDENCE:
@@ -325,6 +328,8 @@ def _validate_exchange(state: AgeOfCraftState, n: int) -> None:
             fail(f"{NAME}.players[{seat}].cards", "nothing is built before the first turn")
     if not (state.offers_made == 0 and state.effect == Effect() and state.paying == -1):
         fail(NAME, "nothing but the setup exchange happens before the first turn")
+    if state.offer != Offer():
+        fail(f"{NAME}.offer", f"no offer is made before the first turn, got {state.offer}")
 
 
 def _validate_effect(state: AgeOfCraftState, n: int) -> None:

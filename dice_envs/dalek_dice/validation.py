@@ -12,6 +12,7 @@ from __future__ import annotations
 from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
+from dice_envs.core.validation_race import validate_turns
 from dice_envs.dalek_dice.actions import KEEP_ACTIONS
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState, Decision, TurnEnd
@@ -22,6 +23,7 @@ NAME = "DalekDiceState"
 @validated_by(DalekDiceState)
 def validate_state(state: DalekDiceState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DalekDiceParams.min_players, DalekDiceParams.max_players)
+    validate_turns(NAME, state.race, MAX_TURN_POINTS, state.last_turn_end, state.last_turn_points)
     require_counts(f"{NAME}.rolled", state.rolled, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_counts(f"{NAME}.kept", state.kept, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_range(f"{NAME}.doctors", state.doctors, 0, THREE)

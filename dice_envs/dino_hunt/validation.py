@@ -11,6 +11,7 @@ from __future__ import annotations
 from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
+from dice_envs.core.validation_race import validate_turns
 from dice_envs.dino_hunt.data import (
     COLOURS,
     DICE_PER_COLOUR,
@@ -28,6 +29,7 @@ COLOURS_COUNT = len(DICE_PER_COLOUR)
 @validated_by(DinoHuntState)
 def validate_state(state: DinoHuntState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DinoHuntParams.min_players, DinoHuntParams.max_players)
+    validate_turns(NAME, state.race, MAX_TURN_POINTS, state.last_turn_end, state.last_turn_points)
     for field in ("cup", "leaves", "dinos", "footprints"):
         require_counts(f"{NAME}.{field}", getattr(state, field), COLOURS_COUNT, 0, max(DICE_PER_COLOUR), "colours")
     for colour, total in enumerate(DICE_PER_COLOUR):
