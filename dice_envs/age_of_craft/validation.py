@@ -326,10 +326,26 @@ def _validate_exchange(state: AgeOfCraftState, n: int) -> None:
             fail(f"{NAME}.players[{seat}].dice", f"each player has the {START_DICE} setup dice, got {sum(player.dice)}")
         if not (sum(player.cards) == 1 and not player.works_points):
             fail(f"{NAME}.players[{seat}].cards", "nothing is built before the first turn")
-    if not (state.offers_made == 0 and state.effect == Effect() and state.paying == -1):
-        fail(NAME, "nothing but the setup exchange happens before the first turn")
-    if state.offer != Offer():
-        fail(f"{NAME}.offer", f"no offer is made before the first turn, got {state.offer}")
+        for field in ("turned_now", "turned_before"):
+            if any(getattr(player, field)):
+                fail(f"{NAME}.players[{seat}].{field}", "no card is turned before the first turn")
+    # Everything of a turn is as the game starts it until the first turn begins.
+    for field, start in (
+        ("offers_made", 0),
+        ("offer", Offer()),
+        ("effect", Effect()),
+        ("paying", -1),
+        ("cost_left", [0] * FACES),
+        ("built", [0] * NUM_KINDS),
+        ("used", [0] * NUM_KINDS),
+        ("stored_now", [0] * FACES),
+        ("tray", [0] * FACES),
+        ("last_roll", [0] * FACES),
+        ("busted", [0] * n),
+        ("winners", []),
+    ):
+        if getattr(state, field) != start:
+            fail(f"{NAME}.{field}", f"nothing but the setup exchange happens before the first turn: must be {start}, got {getattr(state, field)}")
 
 
 def _validate_effect(state: AgeOfCraftState, n: int) -> None:
