@@ -59,6 +59,8 @@ def validate_state(state: DinoHuntState) -> None:
     for index, (colour, face) in enumerate(state.last_roll):
         require_range(f"{NAME}.last_roll[{index}][0]", colour, 0, COLOURS_COUNT - 1)
         require_range(f"{NAME}.last_roll[{index}][1]", face, 0, len(Face) - 1)
+    if state.race.round == 1 and state.race.current == 0 and state.decision == Decision.FIRST_ROLL and state.last_roll:
+        fail(f"{NAME}.last_roll", f"no die is rolled before the first turn's first roll, got {state.last_roll}")
     require_range(f"{NAME}.last_turn_points", state.last_turn_points, 0, MAX_TURN_POINTS)
     if state.last_turn_end in (TurnEnd.NONE, TurnEnd.STOMPED) and state.last_turn_points != 0:
         fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")

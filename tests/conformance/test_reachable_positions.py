@@ -9,8 +9,9 @@ must load too (the hostile-edit idea: an accepted position is a position, so wha
 from it is one as well).
 
 The default sizes keep CI to a few seconds a game; ``DICE_ENVS_SWEEP=N`` plays N times as many
-games and positions (``DICE_ENVS_SWEEP=N python -m tests.conformance.test_reachable_positions``
-runs that sweep outside pytest and prints the counts).
+games and positions, and ``DICE_ENVS_SEED`` starts from another seed
+(``DICE_ENVS_SWEEP=N python -m tests.conformance.test_reachable_positions`` runs that sweep outside
+pytest and prints the counts).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from tests.conformance.mutations import mutations
 from tests.conformance.playouts import Case, case_id, env_cases, game_for
 
 SWEEP = int(os.environ.get("DICE_ENVS_SWEEP", "1"))
+SEED = int(os.environ.get("DICE_ENVS_SEED", "0"))
+"""The first seed (``DICE_ENVS_SEED``): a sweep from another one plays other games."""
 GAMES = 2 * SWEEP
 """Games per case saved and reloaded at every position."""
 EDITED_POSITIONS = 3 * SWEEP
@@ -141,7 +144,7 @@ def accepted_edits(game: Game[Any, Any], state: GameState, counts: Counts) -> It
         yield what, edited
 
 
-def play_on_from_edits(case: Case, counts: Counts, seed: int = 0) -> None:
+def play_on_from_edits(case: Case, counts: Counts, seed: int = SEED) -> None:
     game = game_for(case)
     rng = np.random.default_rng(seed)
     for index, position in enumerate(positions_to_edit(game, EDITED_POSITIONS, seed)):
@@ -158,7 +161,7 @@ def play_on_from_edits(case: Case, counts: Counts, seed: int = 0) -> None:
 @pytest.mark.parametrize("case", EVERY_COUNT, ids=[case_id(c) for c in EVERY_COUNT])
 def test_every_position_of_play_saves_loads_and_plays_on_alike(case: Case) -> None:
     game = game_for(case)
-    assert sum(play_saving_every_position(game, seed, f"{case_id(case)} seed {seed}") for seed in range(GAMES)) > GAMES
+    assert sum(play_saving_every_position(game, seed, f"{case_id(case)} seed {seed}") for seed in range(SEED, SEED + GAMES)) > GAMES
 
 
 @pytest.mark.parametrize("case", EDGES, ids=[case_id(c) for c in EDGES])
@@ -172,7 +175,7 @@ def sweep() -> None:
     """Print the counts of every case at this ``SWEEP`` size."""
     for case in EVERY_COUNT:
         game = game_for(case)
-        counts = Counts(positions=sum(play_saving_every_position(game, seed, case_id(case)) for seed in range(GAMES)))
+        counts = Counts(positions=sum(play_saving_every_position(game, seed, case_id(case)) for seed in range(SEED, SEED + GAMES)))
         if case in EDGES:
             play_on_from_edits(case, counts)
         print(case_id(case), dataclasses.asdict(counts), flush=True)
