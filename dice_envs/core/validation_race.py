@@ -53,9 +53,9 @@ def validate_turns(where: str, race: Race, max_turn_points: int, last_turn_end: 
         if first_turn:
             fail(f"{where}.last_turn_end", f"no turn has ended before the first, got {last_turn_end.name}")
         fail(f"{where}.last_turn_end", f"is {type(last_turn_end)(0).name} only before the first turn ends, got it in round {race.round}")
-    seat = last_to_play(race)
-    if seat is not None and race.scores[seat] < last_turn_points:
+    last = last_to_play(race)
+    if last is not None and race.scores[last] < last_turn_points:
         fail(
             f"{where}.last_turn_points",
-            f"player_{seat} took the last turn and has {race.scores[seat]} points in all, got {last_turn_points} for that turn",
+            f"player_{last} took the last turn and has {race.scores[last]} points in all, got {last_turn_points} for that turn",
         )

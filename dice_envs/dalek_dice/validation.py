@@ -52,6 +52,8 @@ def validate_state(state: DalekDiceState) -> None:
             fail(f"{NAME}.kept_this_roll", f"nothing is kept before the first roll, got {state.kept_this_roll}")
         if state.rolls != 0:
             fail(f"{NAME}.rolls", f"no roll is taken before a turn starts, got {state.rolls}")
+        if state.last_turn_end == TurnEnd.NONE and any(state.last_roll):
+            fail(f"{NAME}.last_roll", f"no die is rolled before the first turn's roll, got {state.last_roll}")
     elif decision in (Decision.KEEP, Decision.FINISH_KEEPING):
         if state.rolls < 1:
             fail(f"{NAME}.rolls", f"a {decision.name} decision follows a roll, got {state.rolls} rolls")

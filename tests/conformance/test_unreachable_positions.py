@@ -124,3 +124,16 @@ def test_age_of_craft_nothing_of_a_turn_happens_in_the_setup_exchange(field: str
     env.reset(seed=0)
     refused(env.game_state, lambda d: d.update({field: value}), rf"^AgeOfCraftState\.{field}: nothing but the setup exchange happens before the first turn")
     refused(env.game_state, lambda d: d["offer"].update(target=-2), r"^AgeOfCraftState\.offer: ")
+
+
+def test_nothing_is_rolled_or_resolved_before_play_has_done_it() -> None:
+    """The first roll's record before the first roll (Dino Hunt, Dalek Dice), and the conflicts'
+    before round 1's conflicts (Mammoth Hunters)."""
+    for name, edit, message in (
+        ("dino_hunt_v0", lambda d: d.update(last_roll=[[0, 0]]), r"^DinoHuntState\.last_roll: no die is rolled"),
+        ("dalek_dice_v0", lambda d: d.update(last_roll=[1, 0, 0, 0, 0, 0]), r"^DalekDiceState\.last_roll: no die is rolled"),
+        ("mammoth_hunters_v1", lambda d: d["last_conflicts"].__setitem__(0, 1), r"^MammothHuntersState\.last_conflicts: no conflict is resolved"),
+    ):
+        env = dice_envs.make(name, raw=True)
+        env.reset(seed=0)
+        refused(env.game_state, edit, message)
