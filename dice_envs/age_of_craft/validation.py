@@ -4,9 +4,10 @@
 Conserved: the 50 dice (Stock, tray, dice areas, Warehouses) and every card kind (its Supply pile
 and the players' cards; one Deserted Village each).  Warehouses hold 3 dice each; a card is used,
 exhausted or turned at most once a turn; the Random Supply is seven kinds (A, N, C, D, L and two
-O).  The pending decision fits the turn: the setup exchange in seat order, the turn's player and
-phase, the offer being made, the card being paid for, the step of an ability and whose it is
-(what each ability can do is read from its declaration in ``abilities.ABILITIES``).
+O).  The pending decision fits the turn: the setup exchange in seat order (every field of a turn
+as the game starts it), the turn's player and phase, the offer being made, the card being paid
+for, the step of an ability and whose it is (what each ability can do is read from its
+declaration in ``abilities.ABILITIES``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
 The ten dice are conserved (undecided dice of the roll, kept Humans and Daleks, Doctors,
 Exterminate!s, dice set aside to roll again); a turn starts with all ten to roll; three Doctors
 end a turn and three Exterminate!s leave only keeping and stopping; the race is consistent
-(``dice_envs.core.race``).
+(``dice_envs.core.race``), and its scores and the record of the last turn fit the turns taken
+(``dice_envs.core.validation_race``).
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@
 Conserved: every player's small, large and wanderer dice (hand, Hunting Camp, lines), the
 barbarian dice, the prey cards (deck, areas, players, discarded; seven dealt a round), the shell
 tiles by value and the action tiles by kind.  Each round every player takes one generation pair
-(two honor bonuses); its prosperity bonuses wait for the round's end.  The pending decision
+(two honor bonuses); its prosperity bonuses wait for the round's end.  What players hold is
+within what the piles of the rounds played can have given (honors, dice, action tiles, shell
+tiles, wanderers) and includes the last round's prey awards.  The pending decision
 matches the turn: whose it is, whether that player has rolled, placed, or has dice left.
 """
 

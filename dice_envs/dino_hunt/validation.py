@@ -3,7 +3,8 @@
 
 The ten dice are conserved by colour (cup, Leaves in hand, Dinos and Footprints set aside); between
 turns they are all in the cup; a turn in progress has had a roll, has at most two Footprints and
-at most three Leaves in hand; the race is consistent (``dice_envs.core.race``).
+at most three Leaves in hand; the race is consistent (``dice_envs.core.race``), and its scores and
+the record of the last turn fit the turns taken (``dice_envs.core.validation_race``).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from dice_envs.core.validation import InvalidStateError
 from tests.conformance.playouts import game_for, random_playout
 
 
-def first_position(name: str, params: dict[str, Any], wanted: Callable[[Any], bool], seeds: int = 20) -> GameState:
+def first_position(name: str, params: dict[str, Any], wanted: Callable[[Any], bool], seeds: int = 20) -> Any:
     """The first position of seeded random games that ``wanted`` picks."""
     game = game_for((name, params))
     for seed in range(seeds):
