@@ -12,6 +12,8 @@ import dice_envs
 from dice_envs.core.encoding import Field, ObservationLayout
 from dice_envs.core.race import Race
 from dice_envs.core.state import GameState, StateFormatError
+from dice_envs.dalek_dice.state import TurnEnd as DalekTurnEnd
+from dice_envs.dino_hunt.state import TurnEnd as DinoTurnEnd
 
 
 class Colour(IntEnum):
@@ -102,7 +104,8 @@ def test_largest_score_is_inside_the_box() -> None:
     env.reset(seed=0)
     state = env.game_state.clone()
     # player_0 went from 6 to 67 with the best possible turn; player_1 plays the final round's last turn.
-    state.race.scores, state.race.current, state.race.final_round = [67, 0], 1, True
+    state.race.scores, state.race.current, state.race.final_round, state.race.round = [67, 0], 1, True, 2
+    state.last_turn_end = DalekTurnEnd.STOPPED
     env.set_state(state)
     obs = env.observe("player_0")
     assert obs["observation"][0] == env.observation_space("player_0")["observation"].high[0]
@@ -117,7 +120,8 @@ def test_observer_knows_who_still_plays_this_round() -> None:
     for current, scores in ((1, [20, 15, 10]), (2, [10, 20, 15])):
         state = env.game_state.clone()
         state.race = Race.new(3)
-        state.race.current, state.race.scores, state.race.final_round = current, scores, True
+        state.race.current, state.race.scores, state.race.final_round, state.race.round = current, scores, True, 3
+        state.last_turn_end = DinoTurnEnd.STOPPED
         env.set_state(state)
         views.append(env.structured_observation(f"player_{current}"))
     assert views[0]["opponent_scores"] == views[1]["opponent_scores"]

@@ -4,9 +4,10 @@
 Conserved: the 50 dice (Stock, tray, dice areas, Warehouses) and every card kind (its Supply pile
 and the players' cards; one Deserted Village each).  Warehouses hold 3 dice each; a card is used,
 exhausted or turned at most once a turn; the Random Supply is seven kinds (A, N, C, D, L and two
-O).  The pending decision fits the turn: the setup exchange in seat order, the turn's player and
-phase, the offer being made, the card being paid for, the step of an ability and whose it is
-(what each ability can do is read from its declaration in ``abilities.ABILITIES``).
+O).  The pending decision fits the turn: the setup exchange in seat order (every field of a turn
+as the game starts it), the turn's player and phase, the offer being made, the card being paid
+for, the step of an ability and whose it is (what each ability can do is read from its
+declaration in ``abilities.ABILITIES``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from dice_envs.age_of_craft.state import (
     AgeOfCraftState,
     Decision,
     Effect,
+    Offer,
     Step,
     victory_points,
 )
@@ -249,6 +251,8 @@ def _validate_decision(state: AgeOfCraftState, n: int) -> None:
                 fail(f"{NAME}.offer", "an offer sent gives and asks dice of different values")
     if phase == Decision.OPENING and state.offers_made != 0:
         fail(f"{NAME}.offers_made", f"no offer is made before the Income roll, got {state.offers_made}")
+    if state.turn == 1 and state.offers_made == 0 and state.offer != Offer():
+        fail(f"{NAME}.offer", f"no offer is made before the first turn's first offer, got {state.offer}")
     if phase != Decision.BUILD:
         for kind in range(NUM_KINDS):
             if state.built[kind] and kind != Kind.RESIDENCE:
@@ -323,8 +327,26 @@ def _validate_exchange(state: AgeOfCraftState, n: int) -> None:
             fail(f"{NAME}.players[{seat}].dice", f"each player has the {START_DICE} setup dice, got {sum(player.dice)}")
         if not (sum(player.cards) == 1 and not player.works_points):
             fail(f"{NAME}.players[{seat}].cards", "nothing is built before the first turn")
-    if not (state.offers_made == 0 and state.effect == Effect() and state.paying == -1):
-        fail(NAME, "nothing but the setup exchange happens before the first turn")
+        for field in ("turned_now", "turned_before"):
+            if any(getattr(player, field)):
+                fail(f"{NAME}.players[{seat}].{field}", "no card is turned before the first turn")
+    # Everything of a turn is as the game starts it until the first turn begins.
+    for field, start in (
+        ("offers_made", 0),
+        ("offer", Offer()),
+        ("effect", Effect()),
+        ("paying", -1),
+        ("cost_left", [0] * FACES),
+        ("built", [0] * NUM_KINDS),
+        ("used", [0] * NUM_KINDS),
+        ("stored_now", [0] * FACES),
+        ("tray", [0] * FACES),
+        ("last_roll", [0] * FACES),
+        ("busted", [0] * n),
+        ("winners", []),
+    ):
+        if getattr(state, field) != start:
+            fail(f"{NAME}.{field}", f"nothing but the setup exchange happens before the first turn: must be {start}, got {getattr(state, field)}")
 
 
 def _validate_effect(state: AgeOfCraftState, n: int) -> None:

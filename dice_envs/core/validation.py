@@ -5,7 +5,8 @@ shows: ranges, conserved counts, cards and faces that exist, the pending decisio
 ``Game.check_state`` adds what depends on the game's parameters (player count, target, rounds,
 supply) and checks that the pending decision has an owner and legal actions;
 ``DiceGameEnv.set_state`` runs it before it changes anything.  Each game's validator is in
-``dice_envs/<game>/validation.py``, built from the helpers here.  Every error names the field
+``dice_envs/<game>/validation.py``, built from the helpers here (and, for the race games, those of
+``validation_race``).  Every error names the field
 path and the broken constraint, e.g. ``DinoHuntState.cup[0]: must be between 0 and 5, got -1``.
 """
 

@@ -4,7 +4,8 @@
 The ten dice are conserved (undecided dice of the roll, kept Humans and Daleks, Doctors,
 Exterminate!s, dice set aside to roll again); a turn starts with all ten to roll; three Doctors
 end a turn and three Exterminate!s leave only keeping and stopping; the race is consistent
-(``dice_envs.core.race``).
+(``dice_envs.core.race``), and its scores and the record of the last turn fit the turns taken
+(``dice_envs.core.validation_race``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
+from dice_envs.core.validation_race import validate_turns
 from dice_envs.dalek_dice.actions import KEEP_ACTIONS
 from dice_envs.dalek_dice.data import MAX_TURN_POINTS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.state import DalekDiceParams, DalekDiceState, Decision, TurnEnd
@@ -22,6 +24,7 @@ NAME = "DalekDiceState"
 @validated_by(DalekDiceState)
 def validate_state(state: DalekDiceState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DalekDiceParams.min_players, DalekDiceParams.max_players)
+    validate_turns(NAME, state.race, MAX_TURN_POINTS, state.last_turn_end, state.last_turn_points)
     require_counts(f"{NAME}.rolled", state.rolled, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_counts(f"{NAME}.kept", state.kept, len(KEEP_ACTIONS), 0, NUM_DICE, "scoring faces")
     require_range(f"{NAME}.doctors", state.doctors, 0, THREE)
@@ -50,6 +53,8 @@ def validate_state(state: DalekDiceState) -> None:
             fail(f"{NAME}.kept_this_roll", f"nothing is kept before the first roll, got {state.kept_this_roll}")
         if state.rolls != 0:
             fail(f"{NAME}.rolls", f"no roll is taken before a turn starts, got {state.rolls}")
+        if state.last_turn_end == TurnEnd.NONE and any(state.last_roll):
+            fail(f"{NAME}.last_roll", f"no die is rolled before the first turn's roll, got {state.last_roll}")
     elif decision in (Decision.KEEP, Decision.FINISH_KEEPING):
         if state.rolls < 1:
             fail(f"{NAME}.rolls", f"a {decision.name} decision follows a roll, got {state.rolls} rolls")

@@ -4,7 +4,9 @@
 Conserved: every player's small, large and wanderer dice (hand, Hunting Camp, lines), the
 barbarian dice, the prey cards (deck, areas, players, discarded; seven dealt a round), the shell
 tiles by value and the action tiles by kind.  Each round every player takes one generation pair
-(two honor bonuses); its prosperity bonuses wait for the round's end.  The pending decision
+(two honor bonuses); its prosperity bonuses wait for the round's end.  What players hold is
+within what the piles of the rounds played can have given (honors, dice, action tiles, shell
+tiles, wanderers) and includes the last round's prey awards.  The pending decision
 matches the turn: whose it is, whether that player has rolled, placed, or has dice left.
 """
 
@@ -34,8 +36,10 @@ from dice_envs.dice_age.data import (
     ROUNDS,
     SHELL_TILES,
     SHELL_VALUES,
+    SHELLS_TRADED,
     START_LARGE,
     START_SMALL,
+    TILE_FOR_PROSPERITY,
     TILES_PER_KIND,
     Die,
     Honor,
@@ -102,13 +106,6 @@ def validate_state(state: DiceAgeState) -> None:
             and not (player.wanderer and (state.round == 1 or game_over))
         ):
             _player_fault(state, seat, game_over)
-    for honor, per_round in enumerate(HONOR_PER_ROUND):
-        dealt = sum(player.honors[honor] for player in state.players)
-        if dealt > per_round * state.round:
-            fail(
-                f"{NAME}.players",
-                f"hold {dealt} {Honor(honor).name} bonuses, more than {per_round} a round can deal in {state.round} rounds",
-            )
 
     # ---------------------------------------------------------------- the board and the camp
     require_length(f"{NAME}.areas", state.areas, AREAS, "areas")
@@ -250,8 +247,93 @@ def validate_state(state: DiceAgeState) -> None:
     if state.round == 1 and not game_over and not all(seat == -1 for seat in state.last_awards):
         fail(f"{NAME}.last_awards", "no round has ended yet")
 
+    _validate_bonuses(state, n, game_over)
+
     # ---------------------------------------------------------------- the pending decision
     _validate_decision(state, n)
+
+
+def _shell_yields(round_number: int) -> list[int]:
+    """Shell tiles each prosperity card of a round's pile draws, most first."""
+    counts = PROSPERITY_PER_ROUND[round_number - 1]
+    return sorted((SHELLS_TRADED.get(bonus, 0) for bonus, count in enumerate(counts) for _ in range(count)), reverse=True)
+
+
+def _taken_this_round(state: DiceAgeState, seat: int) -> list[int]:
+    """The generation pair ``seat`` took this round, or none."""
+    return state.pairs[state.pair_taken_by.index(seat)] if seat in state.pair_taken_by else []
+
+
+def _validate_bonuses(state: DiceAgeState, n: int, game_over: bool) -> None:
+    """What the generation cards of the rounds played can have brought: each round a player takes
+    one pair (two honor and two prosperity bonuses) from that round's piles, and the bonuses are
+    the only way to more dice, action tiles, shell tiles and wanderers.  Checked after the pairs."""
+    before = state.round - 1  # rounds whose pairs are all taken and resolved
+    resolved = ROUNDS if game_over else before  # (the last round's prosperity is resolved at game over)
+    # Honors: this round's pairs are known; each earlier round dealt at most its pile to everyone.
+    earlier = []
+    for seat, player in enumerate(state.players):
+        pair = _taken_this_round(state, seat)
+        previous = list(player.honors)
+        for honor in pair[1::2]:
+            previous[honor] -= 1
+        for honor, count in enumerate(previous):
+            if count < 0:
+                fail(f"{NAME}.players[{seat}].honors[{honor}]", f"holds the {Honor(honor).name} bonuses of the pair taken this round {pair}, got {player.honors[honor]}")
+            most = min(2, HONOR_PER_ROUND[honor]) * before
+            if count > most:
+                fail(f"{NAME}.players[{seat}].honors[{honor}]", f"at most {most} {Honor(honor).name} bonuses from {before} earlier rounds' pairs (and this round's), got {player.honors[honor]}")
+        earlier.append(previous)
+    for honor, per_round in enumerate(HONOR_PER_ROUND):
+        dealt = sum(previous[honor] for previous in earlier)
+        if dealt > per_round * before:
+            fail(f"{NAME}.players", f"hold {dealt} {Honor(honor).name} bonuses from earlier rounds, more than {per_round} a round's pile has in {before} rounds")
+    # Prosperity: piles of the resolved rounds.
+    piles = [PROSPERITY_PER_ROUND[r] for r in range(resolved)]
+    for tile in Tile:
+        bonus = next(b for b, t in TILE_FOR_PROSPERITY.items() if t == tile)
+        gained = sum(player.tiles[tile] for player in state.players) + state.spent_tiles[tile]
+        most = sum(pile[bonus] for pile in piles)
+        if gained > most:
+            fail(f"{NAME}.tile_supply[{int(tile)}]", f"at most {most} {tile.name} tiles gained in {resolved} rounds (one {Prosperity(bonus).name} card a round), got {gained} held or spent")
+    start = START_SMALL + START_LARGE
+    for field, gained, bonus in (
+        ("small", sum(p.small + p.large - start for p in state.players), Prosperity.CHILDBIRTH),
+        ("large", sum(p.large - START_LARGE for p in state.players), Prosperity.GROWTH),
+    ):
+        most = sum(pile[bonus] for pile in piles)
+        if gained > most:
+            fail(f"{NAME}.players", f"{gained} dice gained by {bonus.name}, more than the {most} such cards of {resolved} rounds ({field})")
+    shells_most = [sum(_shell_yields(r + 1)[:2]) for r in range(resolved)]
+    total_most = sum(sum(_shell_yields(r + 1)[: 2 * n]) for r in range(resolved))
+    held = sum(len(player.shells) for player in state.players)
+    if held > total_most:
+        fail(f"{NAME}.shell_pile", f"at most {total_most} shell tiles drawn by the trade cards of {resolved} rounds, got {held} held")
+    if state.round > 1 and not game_over:
+        wanderers = sum(player.wanderer for player in state.players)
+        visits = PROSPERITY_PER_ROUND[state.round - 2][Prosperity.VISIT]
+        if wanderers > visits:
+            fail(f"{NAME}.players", f"{wanderers} wanderers, more than the {visits} Visit cards of round {state.round - 1}")
+    for seat, player in enumerate(state.players):
+        where = f"{NAME}.players[{seat}]"
+        if len(player.shells) > sum(shells_most):
+            fail(f"{where}.shells", f"at most {sum(shells_most)} shell tiles from two trade cards a round in {resolved} rounds, got {len(player.shells)}")
+        # Each prosperity card brings one of these at most; shell tiles come two a card at most.
+        cards = (player.small + player.large - start) + (player.large - START_LARGE) + sum(player.tiles) + -(-len(player.shells) // 2) + int(player.wanderer)
+        if cards > 2 * resolved:
+            fail(
+                where,
+                f"dice gained, large dice, action tiles, shell tiles (two a card) and a wanderer need {cards} prosperity cards, more than the {2 * resolved} of {resolved} rounds",
+            )
+    # Prey: the previous round's awards are on record.
+    if state.round > 1 or game_over:
+        for seat, player in enumerate(state.players):
+            won = state.last_awards.count(seat)
+            if sum(player.prey) < won:
+                fail(f"{NAME}.players[{seat}].prey", f"holds the {won} prey cards won at the last round's end (last_awards), got {sum(player.prey)}")
+        lost = sum(state.last_awards.count(owner) for owner in (-1, n))
+        if sum(state.discarded_prey) < lost:
+            fail(f"{NAME}.discarded_prey", f"holds the {lost} prey cards nobody or the barbarians won at the last round's end (last_awards), got {sum(state.discarded_prey)}")
 
 
 def _player_fault(state: DiceAgeState, seat: int, game_over: bool) -> None:

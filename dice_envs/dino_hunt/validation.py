@@ -3,7 +3,8 @@
 
 The ten dice are conserved by colour (cup, Leaves in hand, Dinos and Footprints set aside); between
 turns they are all in the cup; a turn in progress has had a roll, has at most two Footprints and
-at most three Leaves in hand; the race is consistent (``dice_envs.core.race``).
+at most three Leaves in hand; the race is consistent (``dice_envs.core.race``), and its scores and
+the record of the last turn fit the turns taken (``dice_envs.core.validation_race``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dice_envs.core.race import check_race, validate_race_game
 from dice_envs.core.state import validated_by
 from dice_envs.core.validation import fail, require_conserved, require_counts, require_range
+from dice_envs.core.validation_race import validate_turns
 from dice_envs.dino_hunt.data import (
     COLOURS,
     DICE_PER_COLOUR,
@@ -28,6 +30,7 @@ COLOURS_COUNT = len(DICE_PER_COLOUR)
 @validated_by(DinoHuntState)
 def validate_state(state: DinoHuntState) -> None:
     validate_race_game(NAME, state.race, state.decision == Decision.GAME_OVER, DinoHuntParams.min_players, DinoHuntParams.max_players)
+    validate_turns(NAME, state.race, MAX_TURN_POINTS, state.last_turn_end, state.last_turn_points)
     for field in ("cup", "leaves", "dinos", "footprints"):
         require_counts(f"{NAME}.{field}", getattr(state, field), COLOURS_COUNT, 0, max(DICE_PER_COLOUR), "colours")
     for colour, total in enumerate(DICE_PER_COLOUR):
@@ -57,6 +60,8 @@ def validate_state(state: DinoHuntState) -> None:
     for index, (colour, face) in enumerate(state.last_roll):
         require_range(f"{NAME}.last_roll[{index}][0]", colour, 0, COLOURS_COUNT - 1)
         require_range(f"{NAME}.last_roll[{index}][1]", face, 0, len(Face) - 1)
+    if state.race.round == 1 and state.race.current == 0 and state.decision == Decision.FIRST_ROLL and state.last_roll:
+        fail(f"{NAME}.last_roll", f"no die is rolled before the first turn's first roll, got {state.last_roll}")
     require_range(f"{NAME}.last_turn_points", state.last_turn_points, 0, MAX_TURN_POINTS)
     if state.last_turn_end in (TurnEnd.NONE, TurnEnd.STOMPED) and state.last_turn_points != 0:
         fail(f"{NAME}.last_turn_points", f"a turn that ended {state.last_turn_end.name} scored 0, got {state.last_turn_points}")

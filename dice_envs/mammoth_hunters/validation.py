@@ -95,6 +95,8 @@ def validate_state(state: MammothHuntersState) -> None:
     decision = state.decision
     scored_rounds = state.round - 1 + int(decision in (Decision.GLACIER, Decision.GAME_OVER))
     highest = PLAYING_HUNTERS * POINTS_BY_MAMMOTHS[-1] * scored_rounds
+    if not scored_rounds and any(state.last_conflicts):
+        fail(f"{NAME}.last_conflicts", f"no conflict is resolved before round 1's end, got {state.last_conflicts}")
 
     # ---------------------------------------------------------------- players and regions
     # (each loop checks the usual case in one expression and names the fault only when there is one)

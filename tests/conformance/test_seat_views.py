@@ -26,7 +26,7 @@ import dice_envs
 from dice_envs.core.aec import SPECTATOR_VIEW, DiceGameEnv
 from dice_envs.core.drawing import seat_name
 from dice_envs.core.state import GameState
-from dice_envs.dice_age.data import SHELL_VALUES
+from dice_envs.dice_age.data import AREAS, SHELL_VALUES, Honor
 from dice_envs.game_log import GameLog
 from dice_envs.mammoth_hunters.actions import DISCARD, NO_DISCARD
 from dice_envs.web.catalogue import AgentCatalogue
@@ -101,8 +101,20 @@ def test_a_difference_the_seat_can_see_changes_its_view() -> None:
 
 
 def given_a_shell(state: Any, value: int) -> Any:
-    """A Dice Age position with player_1 holding one shell tile of ``value``, from the pile."""
+    """A Dice Age position with player_1 holding one shell tile of ``value``, from the pile: the
+    start of round 2 (shell tiles come with a round's trade cards) after a round in which nobody
+    hunted, player_0 took two Great and Powerful bonuses and player_1 two Hunters' Pride (worth
+    nothing without prey bonuses: player_1's score is its shells alone)."""
     state = state.clone()
+    state.round, state.start_player, state.current = 2, 1, 1
+    unhunted = AREAS  # round 1's prey cards, dealt from the deck and discarded
+    for kind, left in enumerate(state.prey_deck):
+        taken = min(left, unhunted)
+        state.prey_deck[kind] -= taken
+        state.discarded_prey[kind] += taken
+        unhunted -= taken
+    state.players[0].honors[Honor.GREAT_AND_POWERFUL] = 2
+    state.players[1].honors[Honor.HUNTERS_PRIDE] = 2
     state.players[1].shells = [value]
     state.shell_pile[SHELL_VALUES.index(value)] -= 1
     return state

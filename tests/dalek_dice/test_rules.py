@@ -81,7 +81,7 @@ def position(
         kept_this_roll=kept_this_roll,
         rolls=1,
         last_roll=[*rolled, 0, 0],
-        last_turn_end=TurnEnd.NONE,
+        last_turn_end=TurnEnd.NONE if race is None or (race.round, race.current) == (1, 0) else TurnEnd.STOPPED,
         last_turn_points=0,
     )
 
@@ -402,7 +402,7 @@ def test_env_game_end_rewards() -> None:
     """Through ``raw_env``: the round completes past 60 and the ruling's "+1 for each winner
     and -1 for each loser" is paid."""
     race = Race.new(2)
-    race.scores, race.current, race.final_round = [63, 50], 1, True
+    race.scores, race.current, race.final_round, race.round = [63, 50], 1, True, 3
     env = dalek_dice_v0.raw_env()
     env.set_state(position(KEPT_FOR_POINTS[8], race=race))
     env.step(STOP)

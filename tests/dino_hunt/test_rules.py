@@ -16,7 +16,7 @@ import pytest
 from dice_envs import dino_hunt_v0
 from dice_envs.core.engine import TERMINAL, ParameterError
 from dice_envs.dino_hunt.actions import ROLL, STOP
-from dice_envs.dino_hunt.data import DICE_PER_COLOUR, FACES_BY_COLOUR, Colour, Face
+from dice_envs.dino_hunt.data import DICE_PER_COLOUR, FACES_BY_COLOUR, MAX_TURN_POINTS, Colour, Face
 from dice_envs.dino_hunt.rules import DICE_OF_HAND, DinoHunt, outcomes
 from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState, TurnEnd
 from tests.helpers import ScriptedRng, pick
@@ -75,11 +75,13 @@ def make_state(
 ) -> DinoHuntState:
     """A position read with ``from_dict``; mid-turn (roll or stop) unless the cup is full."""
     mid_turn = list(cup) != list(DICE_PER_COLOUR)
+    # Enough regular rounds before this one for every seat's score (a turn brings at most MAX_TURN_POINTS).
+    round_number = 1 + -(-max(scores) // MAX_TURN_POINTS) + tiebreak_rounds
     data: dict[str, Any] = {
         "race": {
             "scores": scores,
             "current": current,
-            "round": 1 + tiebreak_rounds,
+            "round": round_number,
             "final_round": final_round,
             "contenders": contenders if contenders is not None else list(range(len(scores))),
             "tiebreak_rounds": tiebreak_rounds,
@@ -92,7 +94,7 @@ def make_state(
         "footprints": list(footprints),
         "rolls": 1 if mid_turn else 0,
         "last_roll": [],
-        "last_turn_end": "NONE",
+        "last_turn_end": "NONE" if round_number == 1 and current == 0 else "STOPPED",
         "last_turn_points": 0,
     }
     state = DinoHuntState.from_dict(data)

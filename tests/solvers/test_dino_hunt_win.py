@@ -12,6 +12,7 @@ from dice_envs.agents.solvers import dino_hunt as turn
 from dice_envs.agents.solvers.dino_hunt_win import OptimalWin, win_solution
 from dice_envs.arena.play import play_games
 from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.state import TurnEnd
 
 Z_999 = 3.2905
 
@@ -89,7 +90,8 @@ def _observation(env, race_scores, current, final_round, tiebreak_rounds, turn_s
     state.race.current = current
     state.race.final_round = final_round
     state.race.tiebreak_rounds = tiebreak_rounds
-    state.race.round = 1 + tiebreak_rounds  # a tiebreaker round follows the final round
+    state.race.round = 3 + tiebreak_rounds  # rounds enough for the scores; a tiebreaker round follows the final round
+    state.last_turn_end = TurnEnd.STOPPED  # (a turn has ended before this one)
     env.set_state(state)
     return env.observe(env.agent_selection)
 
