@@ -59,8 +59,10 @@ class Race(GameState):
 def draw_start_scores(race: Race, target: int, rng: np.random.Generator) -> None:
     """Give every seat a score drawn uniformly below ``target``, at the start of a regular round.
 
-    Every such position can arise in play; training uses them to see end-game positions, which
-    whole games from 0 reach only once each (``random_start_scores`` in ``training``).
+    Training uses them to see end-game positions, which whole games from 0 reach only once each
+    (``random_start_scores`` in ``training``).  They are a curriculum, not positions of play: in
+    round 1 no seat has scored before its first turn, so a saved state of one is refused on load
+    (``dice_envs.core.validation_race``), and training never saves one.
     """
     if race.round != 1 or race.over or any(race.scores):
         raise ValueError("start scores are drawn for a new game only")
