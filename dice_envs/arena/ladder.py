@@ -44,7 +44,6 @@ STORED_MODEL = "models/{}.zip"
 """How the stored round robins name a shipped model: by its path in the repository when they were
 played (``model:models/dino_hunt_ppo.zip``), so that the files stay what was played; a rung names
 it by name (``model:dino_hunt_ppo``), and ``stored_spec`` maps one to the other."""
-ANCHOR = "random"
 BOOTSTRAP_RESAMPLES = 200
 
 
@@ -141,7 +140,7 @@ class StoredLadder:
     fingerprints: dict[str, str]
 
     def ratings(self) -> dict[str, float]:
-        return rating_scale(self.labels, self.pairings)
+        return bradley_terry_elo(self.labels, self.pairings)
 
 
 def build_ladder(env_name: str, seed: int = 0, workers: int = 1, on_pairing: Callable[[Pairing], None] | None = None) -> StoredLadder:
@@ -216,12 +215,6 @@ def _pairing_from_json(item: dict[str, Any]) -> Pairing:
     return Pairing(first, second, item["first_beat_second"], item["second_beat_first"], item["shared"])
 
 
-def rating_scale(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, float]:
-    """Bradley-Terry ratings on the Elo scale with ``random`` at 0."""
-    elo = bradley_terry_elo(labels, pairings)
-    return {label: rating - elo[ANCHOR] for label, rating in elo.items()}
-
-
 # ------------------------------------------------------------------ rating an agent
 @dataclass
 class LadderRating:
@@ -262,7 +255,7 @@ def rate_agent(
     rungs = [rung_entrant(env_name, rung) for rung in stored.ladder.rungs]
     result = run_tournament(env_name, [rated, *rungs], games, seed, focus=label, on_pairing=on_pairing, batch_size=batch_size, workers=workers)
     labels = [*stored.labels, label]
-    fitted = rating_scale(labels, [*stored.pairings, *result.pairings])
+    fitted = bradley_terry_elo(labels, [*stored.pairings, *result.pairings])
     return LadderRating(
         env_name,
         label,
@@ -290,7 +283,7 @@ def _bootstrap_interval(labels: Sequence[str], fixed: Sequence[Pairing], own: Se
             games = pairing.first.games
             counts = rng.multinomial(games, np.array([ahead, behind, shared, games - ahead - behind - shared]) / games)
             resampled.append(Pairing(pairing.first, pairing.second, int(counts[0]), int(counts[1]), int(counts[2])))
-        ratings.append(rating_scale(labels, [*fixed, *resampled])[agent])
+        ratings.append(bradley_terry_elo(labels, [*fixed, *resampled])[agent])
     low, high = np.percentile(ratings, [2.5, 97.5])
     return float(low), float(high)
 
