@@ -35,6 +35,16 @@ def test_options_come_from_the_spec() -> None:
         ("mcts:seconds=-1", "seconds must be positive"),
         ("mcts:depth=0", "depth must be at least 1"),
         ("mcts:rollout=cup_counter", "no agent 'cup_counter' for dice_age_v0"),
+        # a budget that never ends, a constant that is no number, an option given twice: refused, not played
+        ("mcts:seconds=inf", "seconds must be positive and at most 3600, got inf"),
+        ("mcts:seconds=nan", "seconds must be positive and at most 3600, got nan"),
+        ("mcts:seconds=1e9", "seconds must be positive and at most 3600"),
+        ("mcts:simulations=100000000000", "simulations must be at most 10,000,000"),
+        ("mcts:exploration=inf", "exploration must be a finite number of 0 or more, got inf"),
+        ("mcts:exploration=nan", "exploration must be a finite number of 0 or more, got nan"),
+        ("mcts:exploration=-0.5", "exploration must be a finite number of 0 or more"),
+        ("mcts:simulations=5,simulations=9", "simulations is given twice in 'mcts:simulations=5,simulations=9'"),
+        ("mcts:rollout=random,rollout=best_prey", "rollout is given twice"),
     ],
 )
 def test_a_bad_spec_is_one_clear_line(spec: str, message: str) -> None:
