@@ -10,8 +10,8 @@ import pytest
 
 import dice_envs
 from dice_envs.core.aec import MAX_SEED
-from dice_envs.core.engine import ParameterError
 from dice_envs.core.encoding import Field, ObservationLayout
+from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import Race
 from dice_envs.core.state import GameState, StateFormatError
 

@@ -278,9 +278,9 @@ def cli_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    usage, line = err.rstrip("\n").split("\n")[-2:]
-    assert usage.startswith("usage: dice-envs") or usage.startswith(" ")
-    return line.removeprefix("dice-envs: error: ")
+    lines = err.rstrip("\n").split("\n")
+    assert err.startswith("usage: dice-envs") and lines[-1].startswith("dice-envs: error: ")  # the message is the last line alone
+    return lines[-1].removeprefix("dice-envs: error: ")
 
 
 def log_file(corrupt: Corruption, game_log: Data, directory: Path) -> Path:

@@ -11,7 +11,7 @@ import pytest
 
 import dice_envs
 from dice_envs.agents import make_agent
-from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
+from dice_envs.agents.mcts import MAX_SIMULATIONS, MCTSAgent, SearchOptions, parse_options
 from dice_envs.agents.specs import build_search
 from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
@@ -65,7 +65,7 @@ def test_it_plays_every_game_against_random(env_name: str) -> None:
 
 def test_a_decision_with_one_legal_action_costs_no_search() -> None:
     env = dice_envs.make("dino_hunt_v0")
-    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=10**9))
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=MAX_SIMULATIONS))  # hours, were it to search
     state = env.game.initial_state(np.random.default_rng(0))  # the mandatory first roll
     assert agent.search(state, env.game.current_player(state)) == env.game.legal_actions(state)[0]
 
