@@ -39,15 +39,15 @@ from dice_envs.agents.mcts import MCTSAgent
 from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCard, shipped_cards
 from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
-from dice_envs.core.aec import SPECTATOR_VIEW
+from dice_envs.core.aec import MAX_SEED, SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
 from dice_envs.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``minimum`` (a usage error otherwise)."""
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``minimum`` (to ``maximum``; a usage error otherwise)."""
 
     def parse(text: str) -> int:
         try:
@@ -56,13 +56,15 @@ def whole_number(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, got {value}")
         return value
 
     return parse
 
 
-seed_value = whole_number(0)
-"""A ``--seed``: NumPy's generators take no negative seed."""
+seed_value = whole_number(0, MAX_SEED)
+"""A ``--seed``: what ``reset`` takes (NumPy's generators take no negative seed, and would take any larger one)."""
 
 
 def add_batch_size(parser: argparse.ArgumentParser, workers: int = 1) -> None:

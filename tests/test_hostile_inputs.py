@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -279,8 +280,9 @@ def cli_error(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     err = capsys.readouterr().err
     assert "Traceback" not in err
     lines = err.rstrip("\n").split("\n")
-    assert err.startswith("usage: dice-envs") and lines[-1].startswith("dice-envs: error: ")  # the message is the last line alone
-    return lines[-1].removeprefix("dice-envs: error: ")
+    error = re.match(r"dice-envs( [a-z]+)?: error: ", lines[-1])  # the message is the last line alone
+    assert err.startswith("usage: dice-envs") and error, err
+    return lines[-1][error.end() :]
 
 
 def log_file(corrupt: Corruption, game_log: Data, directory: Path) -> Path:
@@ -305,3 +307,45 @@ def test_a_valid_game_log_is_replayed(name: str, game_log: Data, tmp_path: Path,
     path, page = log_file(corrupt, game_log, tmp_path), tmp_path / "replay.html"
     main(["replay", "--from-log", str(path), "--out", str(page)])
     assert outcome in capsys.readouterr().out and page.is_file()
+
+
+# ---------------------------------------------------------------------- options
+LAST_SEED = str(2**63 - 1)
+OPTION_CORRUPTIONS: dict[str, tuple[list[str], str]] = {
+    "seed -1": (["evaluate", "dino_hunt_v0", "random", "cup_counter", "--seed", "-1"], "--seed: must be 0 or more, got -1"),
+    "seed 2**64": (["evaluate", "dino_hunt_v0", "random", "cup_counter", "--seed", str(2**64)], "--seed: must be at most 9223372036854775807"),
+    "seeds past 2**63 - 1": (["evaluate", "dino_hunt_v0", "random", "cup_counter", "--seed", LAST_SEED, "--games", "2"], "run past 2**63 - 1"),
+    "seeds past 2**63 - 1 on workers": (
+        ["tournament", "dino_hunt_v0", "random", "cup_counter", "--seed", LAST_SEED, "--games", "2", "--workers", "2"], "run past 2**63 - 1",
+    ),
+    "games 0": (["evaluate", "dino_hunt_v0", "random", "cup_counter", "--games", "0"], "--games: must be 1 or more, got 0"),
+    "ladder seed 2**64": (["ladder", "dino_hunt_v0", "random", "--seed", str(2**64)], "--seed: must be at most"),
+    "replay seed 2**64": (["replay", "dino_hunt_v0", "random", "random", "--seed", str(2**64), "--out", "x.html"], "--seed: must be at most"),
+    **{
+        f"mcts:{options}": (["evaluate", "dino_hunt_v0", f"mcts:{options}", "random", "--games", "1"], message)
+        for options, message in (
+            ("seconds=inf", "seconds must be positive and at most 3600, got inf"),
+            ("seconds=nan", "seconds must be positive"),
+            ("seconds=-1", "seconds must be positive"),
+            ("exploration=inf", "exploration must be a finite number"),
+            ("exploration=-inf", "exploration must be a finite number"),
+            ("exploration=nan", "exploration must be a finite number"),
+            ("simulations=5,simulations=9", "simulations is given twice"),
+            ("simulations=1e3", "simulations must be a number"),
+            ("simulations=0", "simulations must be a whole number of at least 1"),
+            ("simulations=99999999999", "simulations must be at most 10,000,000"),
+            ("depth=0", "depth must be at least 1"),
+            ("depth=1.5", "depth must be a number"),
+            ("budget=3", "expected KEY=VALUE"),
+            ("simulations", "expected KEY=VALUE"),
+        )
+    },
+}
+
+
+@pytest.mark.parametrize("name", OPTION_CORRUPTIONS)
+def test_a_hostile_option_is_refused_in_one_line(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    argv, message = OPTION_CORRUPTIONS[name]
+    monkeypatch.chdir(tmp_path)  # where a command that wrongly ran would write
+    assert message in cli_error(capsys, argv)
+    assert not list(tmp_path.iterdir())
