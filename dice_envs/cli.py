@@ -4,7 +4,7 @@
     dice-envs train --config dino_hunt/ppo [KEY=VALUE ...]   train, evaluate, save a run
     dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
     dice-envs train --config dino_hunt/rllib_ppo --address HOST:6379   RLlib, on a Ray cluster
-    dice-envs evaluate dino_hunt_v0 model:dino_hunt_ppo baselines   round-robin tournament
+    dice-envs evaluate dino_hunt_v0 model:dino_hunt_ppo baselines   the model against each built-in agent
     dice-envs tournament dino_hunt_v0 random cup_counter --ray --workers 8   its games as Ray tasks (--address: a cluster)
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
     dice-envs export runs/<dir> dice_envs/models/dino_hunt_ppo.zip                 the final policy alone, for sharing
@@ -39,15 +39,15 @@ from dice_envs.agents.mcts import MCTSAgent
 from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCard, shipped_cards
 from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
-from dice_envs.core.aec import SPECTATOR_VIEW
+from dice_envs.core.aec import MAX_SEED, SPECTATOR_VIEW
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
 from dice_envs.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type``: a whole number from ``minimum`` (a usage error otherwise)."""
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``minimum`` (to ``maximum``; a usage error otherwise)."""
 
     def parse(text: str) -> int:
         try:
@@ -56,13 +56,15 @@ def whole_number(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
         if value < minimum:
             raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum}, got {value}")
         return value
 
     return parse
 
 
-seed_value = whole_number(0)
-"""A ``--seed``: NumPy's generators take no negative seed."""
+seed_value = whole_number(0, MAX_SEED)
+"""A ``--seed``: what ``reset`` takes (NumPy's generators take no negative seed, and would take any larger one)."""
 
 
 def add_batch_size(parser: argparse.ArgumentParser, workers: int = 1) -> None:
@@ -167,10 +169,9 @@ def train_command(args: argparse.Namespace) -> None:
 def evaluate_command(args: argparse.Namespace) -> None:
     from dice_envs.arena.tournament import Pairing, entrant_from_spec, format_table, run_tournament, save_result
 
-    named: list[str] = []
-    for spec in args.agents or [BASELINES]:
-        named += list(agent_classes(args.env)) if spec == BASELINES else [spec]
-    entrants = [entrant_from_spec(args.env, spec) for spec in named]
+    named, baselines = evaluated_agents(args.env, args.agents)
+    entrants = [entrant_from_spec(args.env, spec) for spec in [*named, *baselines]]
+    focus = numbered_labels([entrant.label for entrant in entrants])[: len(named)] if baselines else None
     params = parse_params(args.param)
 
     def report(pairing: Pairing) -> None:
@@ -180,7 +181,7 @@ def evaluate_command(args: argparse.Namespace) -> None:
         raise ParameterError("--games-to-save needs --save-games DIR, the directory to save them in")
     logged_games = (DEFAULT_GAMES_TO_SAVE if args.games_to_save is None else args.games_to_save) if args.save_games else 0
     result = run_tournament(
-        args.env, entrants, args.games, args.seed, params, args.filler, on_pairing=report, batch_size=args.batch_size, workers=args.workers,
+        args.env, entrants, args.games, args.seed, params, args.filler, focus, on_pairing=report, batch_size=args.batch_size, workers=args.workers,
         logged_games=logged_games, play_parts_with=ray_parts_player(args.ray, args.address, args.workers),
     )
     print(format_table(result))
@@ -189,6 +190,16 @@ def evaluate_command(args: argparse.Namespace) -> None:
     print(f"\nsaved {json_path} and {markdown_path}")
     if args.save_games:
         save_games(Path(args.save_games), result.game_logs)
+
+
+def evaluated_agents(env_name: str, agents: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``evaluate``'s agents: those named, and with ``baselines`` every built-in agent not named.
+    The named agents then play each baseline (and each other), not the baselines one another;
+    ``baselines`` alone (or no agent at all) is the round robin of the built-in agents."""
+    named = [spec for spec in agents if spec != BASELINES]
+    if named and BASELINES not in agents:
+        return named, []
+    return named, [name for name in agent_classes(env_name) if name not in named]
 
 
 def ray_parts_player(ray: bool, address: str | None, workers: int) -> PartsPlayer | None:
@@ -445,8 +456,12 @@ def build_parser() -> argparse.ArgumentParser:
     for command in ("evaluate", "tournament"):
         evaluate = commands.add_parser(command, help="round-robin tournament between agents, seats rotated")
         evaluate.add_argument("env", choices=dice_envs.list_envs())
-        evaluate.add_argument("agents", nargs="*", help=f"agent specs: random, a heuristic, model:NAME or model:PATH, or {BASELINES} (all built-in agents; the default)")
-        evaluate.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+        evaluate.add_argument(
+            "agents", nargs="*",
+            help=f"agent specs: random, a heuristic, mcts:..., model:NAME or model:PATH, or {BASELINES} (all built-in agents): "
+            f"with {BASELINES}, the agents named play each built-in agent rather than a round robin; {BASELINES} alone is the default",
+        )
+        evaluate.add_argument("--games", type=whole_number(1), default=1000, help="games per pairing (default 1000)")
         evaluate.add_argument("--seed", type=seed_value, default=0)
         add_batch_size(evaluate)
         evaluate.add_argument("--filler", default="random", help="agent in the seats beyond two in 3+ player games")

@@ -10,20 +10,30 @@ form.
 
     log = GameLog.from_json(path.read_text())   # one clear GameLogError for a broken file
     for position in log.positions(): ...        # the start, then the position after each move
+
+A log is checked for values as well as shape before anything replays it: every number finite (no
+NaN or infinity anywhere), the seed in ``reset``'s range, the parameters the game's own (not the
+environment's ``raw``, ``render_mode`` or ``render_view``), and no move after the game ended or
+stopped at the step cap; each refusal is one ``GameLogError`` line naming the field.
 """
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import dice_envs
+from dice_envs.core.aec import MAX_SEED
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState, StateFormatError
 
 LOG_FORMAT = "dice-envs game log"
 LOG_VERSION = 1
+NOT_GAME_PARAMS = ("raw", "render_mode", "render_view")
+"""What ``dice_envs.make`` takes but a log's ``params`` may not: how the replay is shown, not the game."""
 
 
 class GameLogError(ValueError):
@@ -43,7 +53,9 @@ class Result:
     winners: list[int]
     scores: list[float]
     finished: bool
-    """``False`` when the game stopped at the step cap."""
+    """``False`` when the game has not ended: stopped at the step cap, or a log that stops early."""
+    at_step_cap: bool = False
+    """Unfinished because it reached the environment's step cap (``max_steps``), not cut short."""
 
 
 @dataclass
@@ -70,7 +82,7 @@ class GameLog:
         if self.start_state is not None:
             try:
                 env.set_state(env.game.state_class.from_dict(self.start_state))
-            except (StateFormatError, TypeError) as error:
+            except (StateFormatError, TypeError, ValueError) as error:
                 raise GameLogError(f"game log: start_state: {error}") from None
         return env
 
@@ -118,14 +130,16 @@ class GameLog:
     @classmethod
     def from_json(cls, text: str) -> GameLog:
         try:
-            data = json.loads(text)
+            data = json.loads(text)  # NaN, Infinity and 1e999 read as floats, for check_finite to name their field
         except json.JSONDecodeError as error:
             raise GameLogError(f"game log: not JSON ({error})") from None
+        except RecursionError:
+            raise GameLogError("game log: not JSON that can be read (nested too deeply)") from None
         return cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data: Any) -> GameLog:
-        """Read a log back, checking every field's type; ``positions`` checks the moves' legality."""
+        """Read a log back, checking every field's type and value; ``positions`` checks the moves' legality."""
         if not isinstance(data, dict) or data.get("format") != LOG_FORMAT:
             raise GameLogError(f"game log: not a {LOG_FORMAT} (its 'format' field must say so)")
         if data.get("version") != LOG_VERSION:
@@ -133,9 +147,12 @@ class GameLog:
         unknown = sorted(set(data) - {"format", "version", "env", "params", "seed", "players", "moves", "start_state"})
         if unknown:
             raise GameLogError(f"game log: unknown field(s) {', '.join(unknown)}")
+        check_finite(data)
         env = _typed(data, "env", str)
-        params = _typed(data, "params", dict)
+        params = _params(_typed(data, "params", dict))
         seed = _typed(data, "seed", int)
+        if not 0 <= seed <= MAX_SEED:
+            raise GameLogError(f"game log: 'seed' must be from 0 to 2**63 - 1, got {seed}"[:200])
         players = _typed(data, "players", list)
         if not all(isinstance(player, str) for player in players):
             raise GameLogError("game log: players must be a list of agent names")
@@ -156,6 +173,8 @@ def play(env: Any, move: Move, number: int) -> None:
     seat = env.game.current_player(state)
     if seat < 0:
         raise GameLogError(f"game log: move {number + 1}: the game is already over")
+    if env.num_steps >= env.max_steps:
+        raise GameLogError(f"game log: move {number + 1}: the game already stopped at the step cap (max_steps={env.max_steps})")
     if move.seat != seat:
         raise GameLogError(f"game log: move {number + 1}: player_{move.seat} moved, but player_{seat} is to act")
     if move.action not in env.legal_actions():
@@ -167,7 +186,38 @@ def result_of(env: Any) -> Result:
     """The outcome of the game in a raw environment (unfinished if it is still going)."""
     game, state = env.game, env.game_state
     finished = game.is_terminal(state)
-    return Result(game.winners(state) if finished else [], [float(score) for score in game.scores(state)], finished)
+    scores = [float(score) for score in game.scores(state)]
+    return Result(game.winners(state) if finished else [], scores, finished, not finished and env.num_steps >= env.max_steps)
+
+
+def check_finite(data: Any) -> None:
+    """A ``GameLogError`` naming the field if any number in ``data`` (a log as JSON data, nested
+    lists and objects) is NaN or infinite: JSON has no such numbers, and a page could not read them."""
+    for where, value in _numbers_in(data):
+        if not math.isfinite(value):
+            raise GameLogError(f"game log: {where} is {value}: a log holds finite numbers only")
+
+
+def _numbers_in(data: Any) -> Iterator[tuple[str, float]]:
+    """Every float in ``data`` with where it is (``moves[3].probabilities.1``), walked without
+    recursion so that deep nesting costs no stack."""
+    pending: list[tuple[str, Any]] = [("", data)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, dict):
+            pending += [(f"{where}.{key}" if where else str(key), item) for key, item in value.items()]
+        elif isinstance(value, list):
+            pending += [(f"{where}[{index}]", item) for index, item in enumerate(value)]
+        elif isinstance(value, float):
+            yield where, value
+
+
+def _params(params: dict[str, Any]) -> dict[str, Any]:
+    """The game's parameters, refusing what would change how the environment is built rather than the game."""
+    shown = sorted(key for key in params if key in NOT_GAME_PARAMS)
+    if shown:
+        raise GameLogError(f"game log: params: {', '.join(map(repr, shown))} is not a game parameter (a replay sets it)")
+    return params
 
 
 def _typed(data: dict[str, Any], key: str, kind: type) -> Any:
@@ -191,4 +241,6 @@ def _move(entry: Any, number: int) -> Move:
         parsed = {int(key): float(value) for key, value in probabilities.items()}
     except (AttributeError, TypeError, ValueError):
         raise GameLogError(f"{where}: probabilities must map actions to numbers") from None
+    if not all(0 <= p <= 1 for p in parsed.values()):
+        raise GameLogError(f"{where}: probabilities must be from 0 to 1")
     return Move(seat, action, parsed)

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 import dice_envs
+from dice_envs.core.aec import MAX_SEED
 from dice_envs.core.encoding import Field, ObservationLayout
+from dice_envs.core.engine import ParameterError
 from dice_envs.core.race import Race
 from dice_envs.core.state import GameState, StateFormatError
 from dice_envs.dalek_dice.state import TurnEnd as DalekTurnEnd
@@ -138,3 +140,19 @@ def test_integer_like_actions(raw: bool) -> None:
     assert env.num_steps == 2
     with pytest.raises(ValueError, match="must be an integer"):
         env.step(0.0 if raw else True)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**64, 1.5, True, "7"])
+def test_a_seed_outside_the_documented_range_is_one_line(seed: object) -> None:
+    """Seeds run from 0 to ``MAX_SEED`` (2**63 - 1): NumPy would take ``2**64`` silently and refuse
+    ``-1`` with an error of its own."""
+    env = dice_envs.make("dino_hunt_v0")
+    with pytest.raises(ParameterError, match=r"seed must be a whole number from 0 to 2\*\*63 - 1, got "):
+        env.reset(seed=seed)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, MAX_SEED, np.int64(5)])
+def test_every_seed_in_the_range_deals(seed: int) -> None:
+    env = dice_envs.make("dino_hunt_v0")
+    env.reset(seed=seed)
+    assert env.np_random_seed == seed

@@ -11,7 +11,7 @@ import pytest
 
 import dice_envs
 from dice_envs.agents import make_agent
-from dice_envs.agents.mcts import MCTSAgent, SearchOptions, parse_options
+from dice_envs.agents.mcts import MAX_SIMULATIONS, MCTSAgent, SearchOptions, parse_options
 from dice_envs.agents.specs import build_search
 from dice_envs.arena.play import play_games
 from dice_envs.core.engine import ParameterError
@@ -35,6 +35,16 @@ def test_options_come_from_the_spec() -> None:
         ("mcts:seconds=-1", "seconds must be positive"),
         ("mcts:depth=0", "depth must be at least 1"),
         ("mcts:rollout=cup_counter", "no agent 'cup_counter' for dice_age_v0"),
+        # a budget that never ends, a constant that is no number, an option given twice: refused, not played
+        ("mcts:seconds=inf", "seconds must be positive and at most 3600, got inf"),
+        ("mcts:seconds=nan", "seconds must be positive and at most 3600, got nan"),
+        ("mcts:seconds=1e9", "seconds must be positive and at most 3600"),
+        ("mcts:simulations=100000000000", "simulations must be at most 10,000,000"),
+        ("mcts:exploration=inf", "exploration must be a finite number of 0 or more, got inf"),
+        ("mcts:exploration=nan", "exploration must be a finite number of 0 or more, got nan"),
+        ("mcts:exploration=-0.5", "exploration must be a finite number of 0 or more"),
+        ("mcts:simulations=5,simulations=9", "simulations is given twice in 'mcts:simulations=5,simulations=9'"),
+        ("mcts:rollout=random,rollout=best_prey", "rollout is given twice"),
     ],
 )
 def test_a_bad_spec_is_one_clear_line(spec: str, message: str) -> None:
@@ -55,7 +65,7 @@ def test_it_plays_every_game_against_random(env_name: str) -> None:
 
 def test_a_decision_with_one_legal_action_costs_no_search() -> None:
     env = dice_envs.make("dino_hunt_v0")
-    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=10**9))
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=MAX_SIMULATIONS))  # hours, were it to search
     state = env.game.initial_state(np.random.default_rng(0))  # the mandatory first roll
     assert agent.search(state, env.game.current_player(state)) == env.game.legal_actions(state)[0]
 

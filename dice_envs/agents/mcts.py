@@ -20,8 +20,9 @@ returns one value per seat (max-n): a multi-player game is searched as one, not 
 Values are in [0, 1]: a game's returns mapped from [-1, 1], or, where a rollout is cut short by
 ``depth``, each seat's score relative to the others (``(score - lowest) / (highest - lowest)``).
 
-Options (``mcts:key=value,...``): ``simulations`` per decision (default 200), ``seconds`` per
-decision instead (a budget in time), ``exploration`` (UCB1's constant, default 1.0),
+Options (``mcts:key=value,...``, each at most once): ``simulations`` per decision (default 200, at
+most ``MAX_SIMULATIONS``), ``seconds`` per decision instead (a budget in time, at most
+``MAX_SECONDS``), ``exploration`` (UCB1's constant, finite, default 1.0),
 ``rollout`` (``random`` or another agent spec of the game, without commas: it plays every seat), ``depth`` (rollout
 steps before the scores judge, default none: to the end), ``model`` (a MaskablePPO model file:
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
@@ -56,6 +57,10 @@ from dice_envs.core.state import GameState
 SPEC_NAME = "mcts"
 OBJECTIVES = ("game", "turn")
 CHANCES = ("open", "closed")
+MAX_SIMULATIONS = 10_000_000
+MAX_SECONDS = 3600.0
+"""The largest budgets a decision takes: beyond them a search would not return in any useful time
+(``seconds=inf`` never would)."""
 
 
 @dataclass(frozen=True)
@@ -72,12 +77,14 @@ class SearchOptions:
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
             raise ParameterError(f"mcts: simulations must be a whole number of at least 1, got {self.simulations!r}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ParameterError(f"mcts: seconds must be positive, got {self.seconds!r}")
-        if not self.exploration >= 0:
-            raise ParameterError(f"mcts: exploration must be 0 or more, got {self.exploration!r}")
-        if self.depth is not None and self.depth < 1:
-            raise ParameterError(f"mcts: depth must be at least 1, got {self.depth!r}")
+        if self.simulations > MAX_SIMULATIONS:
+            raise ParameterError(f"mcts: simulations must be at most {MAX_SIMULATIONS:,}, got {self.simulations!r}")
+        if self.seconds is not None and not (_is_number(self.seconds) and 0 < self.seconds <= MAX_SECONDS):
+            raise ParameterError(f"mcts: seconds must be positive and at most {MAX_SECONDS:g}, got {self.seconds!r}")
+        if not (_is_number(self.exploration) and 0 <= self.exploration < math.inf):
+            raise ParameterError(f"mcts: exploration must be a finite number of 0 or more, got {self.exploration!r}")
+        if self.depth is not None and (isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 1):
+            raise ParameterError(f"mcts: depth must be at least 1 (a whole number), got {self.depth!r}")
         if self.objective not in OBJECTIVES:
             raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.chance not in CHANCES:
@@ -85,6 +92,11 @@ class SearchOptions:
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
+
+
+def _is_number(value: object) -> bool:
+    """A real number (not a bool), so that comparing it means what it says (NaN compares false)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def is_search_spec(spec: str) -> bool:
@@ -103,6 +115,8 @@ def parse_options(spec: str) -> SearchOptions:
         key, sep, value = pair.partition("=")
         if not sep or key not in types:
             raise ParameterError(f"mcts: expected KEY=VALUE with KEY one of {', '.join(types)}, got {pair!r}")
+        if key in values:
+            raise ParameterError(f"mcts: {key} is given twice in {spec!r}: give each option once")
         try:
             values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration") else int(value))
         except ValueError:

@@ -22,8 +22,10 @@ environment version makes it stale, and loading it then says to rebuild it.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,8 +37,9 @@ import numpy as np
 
 import dice_envs
 from dice_envs.agents import specs
-from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Standing, numbered_labels
 from dice_envs.arena.tournament import Entrant, Pairing, bradley_terry_elo, entrant_from_spec, overall_standings, run_tournament
+from dice_envs.core.aec import MAX_SEED
 from dice_envs.core.engine import ParameterError
 
 STORE = Path(str(resources.files("dice_envs.arena").joinpath("ladders")))
@@ -44,7 +47,6 @@ STORED_MODEL = "models/{}.zip"
 """How the stored round robins name a shipped model: by its path in the repository when they were
 played (``model:models/dino_hunt_ppo.zip``), so that the files stay what was played; a rung names
 it by name (``model:dino_hunt_ppo``), and ``stored_spec`` maps one to the other."""
-ANCHOR = "random"
 BOOTSTRAP_RESAMPLES = 200
 
 
@@ -141,7 +143,7 @@ class StoredLadder:
     fingerprints: dict[str, str]
 
     def ratings(self) -> dict[str, float]:
-        return rating_scale(self.labels, self.pairings)
+        return bradley_terry_elo(self.labels, self.pairings)
 
 
 def build_ladder(env_name: str, seed: int = 0, workers: int = 1, on_pairing: Callable[[Pairing], None] | None = None) -> StoredLadder:
@@ -170,31 +172,116 @@ def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:
 
 
 def load_ladder(env_name: str, directory: Path | None = None) -> StoredLadder:
-    """The stored round robin, checked against today's rungs and models (a clear error if stale)."""
+    """The stored round robin, checked against today's rungs and models (a clear error if stale)
+    and checked for values as well as shape (``read_stored``): a count that is no whole number,
+    or inconsistent with the games played, is one line naming the file and the field."""
     ladder = ladder_for(env_name)
     directory = directory or STORE
     path = directory / f"{env_name}.json"
     rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
     if not path.is_file():
         raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}")
+    fingerprints = _fingerprints(ladder)
     try:
         data = json.loads(path.read_text())
-        if data["env"] != env_name or data["rungs"] != [stored_spec(rung) for rung in ladder.rungs] or data["games_per_pairing"] != ladder.games:
-            raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
-        pairings, labels, seed, workers = [_pairing_from_json(item) for item in data["pairings"]], data["labels"], data["seed"], data["workers"]
-        stored_prints = data["model_sha256"]
-    except (ValueError, KeyError, TypeError) as error:  # not JSON, or not a ladder's
-        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {error}); {rebuild}") from None
-    fingerprints = _fingerprints(ladder)
-    changed = [rung for rung in ladder.rungs if stored_spec(rung) in fingerprints and stored_prints.get(stored_spec(rung)) != fingerprints[stored_spec(rung)]]
+        games = data["games_per_pairing"]
+        same = data["env"] == env_name and data["rungs"] == [stored_spec(rung) for rung in ladder.rungs] and type(games) is int and games == ladder.games
+        stored = read_stored(ladder, data, fingerprints) if same else None
+    except StoredField as error:
+        raise ParameterError(f"the stored ladder {path}: {error}; {rebuild}") from None
+    except (ValueError, KeyError, TypeError, RecursionError) as error:  # not JSON, or not a ladder's
+        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {str(error)[:200]}); {rebuild}") from None
+    if stored is None:
+        raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
+    changed = [rung for rung in ladder.rungs if stored_spec(rung) in fingerprints and stored.fingerprints[stored_spec(rung)] != fingerprints[stored_spec(rung)]]
     if changed:
         raise ParameterError(f"the stored ladder {path} was played with other versions of {', '.join(changed)}; {rebuild}")
-    expected = {frozenset(pair) for pair in _all_pairs(labels)}
-    if len(pairings) != len(expected) or {frozenset(p.labels) for p in pairings} != expected:
+    expected = {frozenset(pair) for pair in _all_pairs(stored.labels)}
+    if len(stored.pairings) != len(expected) or {frozenset(p.labels) for p in stored.pairings} != expected:
         raise ParameterError(f"the stored ladder {path} does not hold one pairing for every two rungs; {rebuild}")
-    if any(standing.games != ladder.games for pairing in pairings for standing in (pairing.first, pairing.second)):
-        raise ParameterError(f"the stored ladder {path} holds a pairing of other than {ladder.games} games; {rebuild}")
-    return StoredLadder(ladder, labels, pairings, seed, workers, fingerprints)
+    return StoredLadder(ladder, stored.labels, stored.pairings, stored.seed, stored.workers, fingerprints)
+
+
+# ------------------------------------------------------- reading a stored file back
+LADDER_FIELDS = ("env", "rungs", "labels", "games_per_pairing", "seed", "workers", "model_sha256", "pairings")
+PAIRING_FIELDS = ("agents", "first_beat_second", "second_beat_first", "shared", "standings")
+STANDING_FIELDS = tuple(field.name for field in dataclasses.fields(Standing))
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+class StoredField(ValueError):
+    """A stored ladder's field whose value cannot be what was played: the field, then why."""
+
+
+def read_stored(ladder: Ladder, data: dict[str, Any], fingerprints: dict[str, str]) -> StoredLadder:
+    """A stored ladder's fields, each checked for type, range and finiteness and the counts for
+    consistency with the games played (``StoredField`` naming the first that is not); a missing
+    field is a ``KeyError``.  The stored fingerprints are kept, to compare with ``fingerprints``."""
+    unknown = sorted(set(data) - set(LADDER_FIELDS))
+    if unknown:
+        raise StoredField(f"unknown field(s) {', '.join(unknown)}")
+    labels = numbered_labels([specs.label(stored_spec(rung)) for rung in ladder.rungs])
+    if data["labels"] != labels:
+        raise StoredField(f"labels must be the rungs' labels {labels}, got {_shown(data['labels'])}")
+    seed = _whole(data["seed"], "seed", 0, MAX_SEED - ladder.games + 1)
+    workers = _whole(data["workers"], "workers", 1, ladder.games)
+    prints = data["model_sha256"]
+    if not isinstance(prints, dict) or set(prints) != set(fingerprints) or not all(isinstance(v, str) and SHA256.fullmatch(v) for v in prints.values()):
+        raise StoredField(f"model_sha256 must map each model rung ({', '.join(fingerprints) or 'none'}) to a SHA-256 in hex, got {_shown(prints)}")
+    pairings = data["pairings"]
+    if not isinstance(pairings, list):
+        raise StoredField(f"pairings must be a list, got {_shown(pairings)}")
+    read = [_pairing_from_json(item, f"pairings[{index}]", ladder.games, labels) for index, item in enumerate(pairings)]
+    return StoredLadder(ladder, labels, read, seed, workers, prints)
+
+
+def _shown(value: Any) -> str:
+    return repr(value)[:80]
+
+
+def _whole(value: Any, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise StoredField(f"{where} must be a whole number from {low} to {high}, got {_shown(value)}")
+    return value
+
+
+def _fields(item: Any, where: str, names: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(item, dict) or set(item) != set(names):
+        raise StoredField(f"{where} must be an object with exactly {', '.join(names)}, got {_shown(item)}")
+    return item
+
+
+def _standing_from_json(item: Any, where: str, games: int, agent: str) -> Standing:
+    fields = _fields(item, where, STANDING_FIELDS)
+    if fields["agent"] != agent:
+        raise StoredField(f"{where}.agent must be {agent!r}, the pairing's, got {_shown(fields['agent'])}")
+    _whole(fields["games"], f"{where}.games", games, games)
+    wins, shared_wins, unfinished = (_whole(fields[name], f"{where}.{name}", 0, games) for name in ("wins", "shared_wins", "unfinished"))
+    if wins + shared_wins + unfinished > games:
+        raise StoredField(f"{where}: wins, shared_wins and unfinished add up to more than its {games} games")
+    score = fields["total_score"]
+    if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        raise StoredField(f"{where}.total_score must be a finite number, got {_shown(score)}")
+    return Standing(agent, games, wins, shared_wins, unfinished, float(score))
+
+
+def _pairing_from_json(item: Any, where: str, games: int, labels: Sequence[str]) -> Pairing:
+    """One stored pairing, its head-to-head counts consistent with its two standings."""
+    fields = _fields(item, where, PAIRING_FIELDS)
+    agents, standings = fields["agents"], fields["standings"]
+    if not isinstance(agents, list) or len(agents) != 2 or agents[0] == agents[1] or not all(agent in labels for agent in agents):
+        raise StoredField(f"{where}.agents must be two of the labels, got {_shown(agents)}")
+    if not isinstance(standings, list) or len(standings) != 2:
+        raise StoredField(f"{where}.standings must be a list of two standings, got {_shown(standings)}")
+    first, second = (_standing_from_json(standing, f"{where}.standings[{i}]", games, agent) for i, (standing, agent) in enumerate(zip(standings, agents)))
+    ahead, behind, shared = (_whole(fields[name], f"{where}.{name}", 0, games) for name in PAIRING_FIELDS[1:4])
+    if first.unfinished != second.unfinished:
+        raise StoredField(f"{where}: its two standings count {first.unfinished} and {second.unfinished} unfinished games of the same games")
+    if ahead + behind + shared > games - first.unfinished:
+        raise StoredField(f"{where}: first_beat_second, second_beat_first and shared add up to more than its {games - first.unfinished} finished games")
+    if ahead > first.wins + first.shared_wins or behind > second.wins + second.shared_wins or shared > min(first.shared_wins, second.shared_wins):
+        raise StoredField(f"{where}: its head-to-head counts exceed its standings' wins")
+    return Pairing(first, second, ahead, behind, shared)
 
 
 def _all_pairs(labels: Sequence[str]) -> list[tuple[str, str]]:
@@ -209,17 +296,6 @@ def _pairing_to_json(pairing: Pairing) -> dict[str, Any]:
         "shared": pairing.shared,
         "standings": [vars(pairing.first), vars(pairing.second)],
     }
-
-
-def _pairing_from_json(item: dict[str, Any]) -> Pairing:
-    first, second = (Standing(**standing) for standing in item["standings"])
-    return Pairing(first, second, item["first_beat_second"], item["second_beat_first"], item["shared"])
-
-
-def rating_scale(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, float]:
-    """Bradley-Terry ratings on the Elo scale with ``random`` at 0."""
-    elo = bradley_terry_elo(labels, pairings)
-    return {label: rating - elo[ANCHOR] for label, rating in elo.items()}
 
 
 # ------------------------------------------------------------------ rating an agent
@@ -262,7 +338,7 @@ def rate_agent(
     rungs = [rung_entrant(env_name, rung) for rung in stored.ladder.rungs]
     result = run_tournament(env_name, [rated, *rungs], games, seed, focus=label, on_pairing=on_pairing, batch_size=batch_size, workers=workers)
     labels = [*stored.labels, label]
-    fitted = rating_scale(labels, [*stored.pairings, *result.pairings])
+    fitted = bradley_terry_elo(labels, [*stored.pairings, *result.pairings])
     return LadderRating(
         env_name,
         label,
@@ -290,7 +366,7 @@ def _bootstrap_interval(labels: Sequence[str], fixed: Sequence[Pairing], own: Se
             games = pairing.first.games
             counts = rng.multinomial(games, np.array([ahead, behind, shared, games - ahead - behind - shared]) / games)
             resampled.append(Pairing(pairing.first, pairing.second, int(counts[0]), int(counts[1]), int(counts[2])))
-        ratings.append(rating_scale(labels, [*fixed, *resampled])[agent])
+        ratings.append(bradley_terry_elo(labels, [*fixed, *resampled])[agent])
     low, high = np.percentile(ratings, [2.5, 97.5])
     return float(low), float(high)
 

@@ -16,6 +16,7 @@ from gymnasium.utils import seeding
 import dice_envs
 from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
+from dice_envs.core.aec import MAX_SEED, check_seed
 from dice_envs.core.engine import Game, ParameterError
 from dice_envs.core.state import GameState
 
@@ -144,6 +145,10 @@ def play_games(
         raise ParameterError(f"first_game must be 0 or more, got {first_game}")
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ParameterError(f"batch_size must be a whole number of at least 1, got {batch_size!r}")
+    check_seed(seed)
+    last_seed = seed + first_game + num_games - 1
+    if last_seed > MAX_SEED:
+        raise ParameterError(f"the games' seeds {seed + first_game}..{last_seed} run past 2**63 - 1, the largest seed")
     num_players = len(agents)
     if num_players != env.game.num_players:
         raise ParameterError(f"{len(agents)} agents for {env.game.num_players} seats")

@@ -12,7 +12,8 @@ Ratings: each game where one entrant of a pairing won and the other did not is a
 a win both shared is half a win each; a game neither won (a filler did) compares nothing.  A
 Bradley-Terry model is fitted to those counts (Hunter's MM algorithm, with one virtual drawn
 game per pairing so that a clean sweep stays finite) and put on the Elo scale, 400 points per
-factor 10 in odds, ``random`` at 1000 when it plays (else the mean).
+factor 10 in odds, ``random`` at 0 when it plays (else the mean at 0): the scale of ``dice-envs
+ladder`` and ``docs/leaderboard.md`` too.
 """
 
 from __future__ import annotations
@@ -37,7 +38,6 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog
 
 ELO_ANCHOR = "random"
-ELO_BASE = 1000.0
 VIRTUAL_DRAWS_PER_PAIRING = 1.0
 
 
@@ -117,14 +117,15 @@ def run_tournament(
     seed: int = 0,
     env_kwargs: Mapping[str, Any] | None = None,
     filler: str = "random",
-    focus: str | None = None,
+    focus: str | Sequence[str] | None = None,
     on_pairing: Callable[[Pairing], None] | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     workers: int = 1,
     logged_games: int = 0,
     play_parts_with: PartsPlayer | None = None,
 ) -> TournamentResult:
-    """Every pair of ``entrants`` plays ``games`` games; with ``focus``, only the pairs that include it.
+    """Every pair of ``entrants`` plays ``games`` games; with ``focus`` (a label or several), only the
+    pairs that include one of them.
     Each pairing plays ``batch_size`` games at once (``dice_envs.arena.play.play_games``), its games split
     over ``workers`` processes (``dice_envs.arena.parallel``).  The first ``logged_games`` games of each
     pairing are kept as game logs (``result.game_logs``) as they are played.  ``play_parts_with``
@@ -132,12 +133,13 @@ def run_tournament(
     labels = numbered_labels([entrant.label for entrant in entrants])
     if len(labels) < 2:
         raise ParameterError("a tournament needs at least two agents")
-    if focus is not None and focus not in labels:
-        raise ParameterError(f"focus {focus!r} is not among the agents {', '.join(labels)}")
+    focused = {focus} if isinstance(focus, str) else set(focus or ())
+    if focused - set(labels):
+        raise ParameterError(f"focus {', '.join(map(repr, sorted(focused - set(labels))))} is not among the agents {', '.join(labels)}")
     env_kwargs = dict(env_kwargs or {})
     num_players = dice_envs.make(env_name, **env_kwargs).game.num_players
     result = TournamentResult(env_name, num_players, games, seed, filler, labels, [], batch_size, workers)
-    pairs = [(i, j) for i, j in itertools.combinations(range(len(entrants)), 2) if focus is None or focus in (labels[i], labels[j])]
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(entrants)), 2) if not focused or {labels[i], labels[j]} & focused]
     runs = split_games(games, workers)
     parts = [
         Part(
@@ -234,8 +236,8 @@ def bradley_terry_elo(labels: Sequence[str], pairings: Sequence[Pairing], iterat
         if converged:
             break
     elo = {label: 400 * math.log10(strength[index[label]]) for label in labels}
-    offset = ELO_BASE - (elo[ELO_ANCHOR] if ELO_ANCHOR in elo else sum(elo.values()) / size)
-    return {label: rating + offset for label, rating in elo.items()}
+    zero = elo[ELO_ANCHOR] if ELO_ANCHOR in elo else sum(elo.values()) / size
+    return {label: rating - zero for label, rating in elo.items()}
 
 
 # ------------------------------------------------------------------- output

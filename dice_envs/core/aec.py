@@ -52,9 +52,20 @@ _SET_BY_RESET = frozenset(
 _SET_BY_START = frozenset({"game_state", "num_steps"})
 """The adapter's own attributes that exist from ``reset()`` (or ``set_state``) on."""
 
+MAX_SEED = 2**63 - 1
+"""The largest seed ``reset`` takes: seeds run from 0 to ``2**63 - 1``, what a signed 64-bit
+integer holds (NumPy takes no negative seed and would take any larger one, silently)."""
+
 ObsDict = dict[str, np.ndarray]
 SPECTATOR_VIEW = "spectator"
 """``render_view`` that shows everything, hidden things included: for replays and debugging."""
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int, or a one-line ``ParameterError`` unless it is a whole number from 0 to ``MAX_SEED``."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise ParameterError(f"seed must be a whole number from 0 to 2**63 - 1, got {seed!r}"[:200])
+    return int(seed)
 
 
 class UnsupportedRenderModeError(ParameterError, TypeError):
@@ -166,9 +177,10 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game.  ``options`` is accepted for API compatibility and unused."""
+        """Start a new game.  ``options`` is accepted for API compatibility and unused.  A seed
+        outside 0 .. ``MAX_SEED`` raises ``ParameterError`` (one line)."""
         if seed is not None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+            self.np_random, self.np_random_seed = seeding.np_random(check_seed(seed))
         self._start(self.game.initial_state(self.np_random))
 
     def set_state(self, state: GameState) -> None:

@@ -32,7 +32,7 @@ from typing import Any
 from dice_envs.agents.specs import label
 from dice_envs.core.aec import SPECTATOR_VIEW
 from dice_envs.core.drawing import seat_colour, seat_name
-from dice_envs.game_log import GameLog, Move, Result, result_of
+from dice_envs.game_log import GameLog, Move, Result, check_finite, result_of
 from dice_envs.web import asset, script_json
 
 MAX_BARS = 12
@@ -65,7 +65,9 @@ def save_replay(log: GameLog, html_path: Path, log_path: Path | None = None, vie
 
 
 def replay_data(log: GameLog, view: str = SPECTATOR_VIEW) -> dict[str, Any]:
-    """Everything the page shows, as the JSON its script reads (see the module docstring)."""
+    """Everything the page shows, as the JSON its script reads (see the module docstring).  A log
+    built in code is checked as a read one is, for numbers a page could not read (NaN, infinity)."""
+    check_finite(log.to_dict())
     positions = log.positions()
     env = log.make_env()
     game = env.game
@@ -149,8 +151,10 @@ def outcome_text(result: Result, players: Sequence[str], num_moves: int) -> str:
     def who(seat: int) -> str:
         return f"{seat_name(seat)} ({players[seat]})"
 
-    if not result.finished:
+    if result.at_step_cap:
         return f"no winner: the game stopped at the step cap after {num_moves} moves"
+    if not result.finished:
+        return f"no winner yet: the log stops after {num_moves} moves, before the game ended (truncated)"
     if not result.winners:
         return "game over: no winner"
     if len(result.winners) == 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
@@ -29,11 +30,11 @@ def pairing(first: str, second: str, first_wins: int, second_wins: int, shared: 
 def test_bradley_terry_orders_agents_and_anchors_random() -> None:
     pairings = [pairing("random", "good", 20, 80), pairing("random", "best", 5, 95), pairing("good", "best", 30, 70)]
     elo = bradley_terry_elo(["random", "good", "best"], pairings)
-    assert elo["random"] == pytest.approx(1000)
+    assert elo["random"] == pytest.approx(0)
     assert elo["random"] < elo["good"] < elo["best"]
     # an even pairing rates both the same; a clean sweep stays finite
     even = bradley_terry_elo(["a", "b"], [pairing("a", "b", 50, 50)])
-    assert even["a"] == pytest.approx(even["b"]) == pytest.approx(1000)
+    assert even["a"] == pytest.approx(even["b"]) == pytest.approx(0)
     sweep = bradley_terry_elo(["a", "b"], [pairing("a", "b", 100, 0)])
     assert sweep["a"] - sweep["b"] == pytest.approx(400 * math.log10(100.5 / 0.5))  # one virtual drawn game
 
@@ -48,8 +49,8 @@ def test_two_player_round_robin_rotates_seats_and_is_reproducible() -> None:
         assert p.first.games == p.second.games == 40
         assert p.first_beat_second + p.second_beat_first + p.shared == 40
     assert result.standings["random"].games == 80
-    assert result.elo["random"] == pytest.approx(1000)
-    assert result.elo["cup_counter"] > 1000
+    assert result.elo["random"] == pytest.approx(0)
+    assert result.elo["cup_counter"] > 0
     assert result.head_to_head("cup_counter", "random").win_rate > 0.5
     markdown = to_markdown(result)
     assert "| cup_counter |" in markdown and "Elo" in markdown
@@ -62,6 +63,23 @@ def test_three_player_pairings_fill_the_other_seats() -> None:
     assert [p.labels for p in result.pairings] == [("settler", "random"), ("settler", "raider")]
     with pytest.raises(ParameterError, match="focus"):
         run_tournament("mammoth_hunters_v1", entrants, games=1, focus="nobody")
+
+
+@pytest.mark.parametrize(
+    "agents, pairings",
+    [
+        (["two_footprints", "baselines"], [("two_footprints", other) for other in ("random", "cup_counter", "optimal_points", "optimal_win")]),
+        (["baselines"], list(itertools.combinations(["random", "two_footprints", "cup_counter", "optimal_points", "optimal_win"], 2))),
+        (["cup_counter", "random"], [("cup_counter", "random")]),
+    ],
+)
+def test_evaluate_plays_the_named_agents_against_each_baseline(agents: list[str], pairings: list[tuple[str, str]], tmp_path: Path) -> None:
+    """``evaluate AGENT baselines``: the agent against each built-in agent, not their round robin;
+    the ratings on the ladder's scale, ``random`` at 0."""
+    main(["evaluate", "dino_hunt_v0", *agents, "--games", "2", "--out", str(tmp_path)])
+    saved = json.loads((tmp_path / "tournament.json").read_text())
+    assert [tuple(pairing["agents"]) for pairing in saved["pairings"]] == pairings
+    assert saved["standings"]["random"]["elo"] == pytest.approx(0)
 
 
 def test_unknown_agents_and_models_are_clear_errors(tmp_path: Path) -> None:
@@ -103,7 +121,7 @@ def test_evaluate_command_plays_models_and_baselines(dino_model: Path, tmp_path:
     saved = json.loads((tmp_path / "out" / "tournament.json").read_text())
     expected = {"model", *agent_classes("dino_hunt_v0")}  # "baselines": every built-in agent
     assert set(saved["standings"]) == expected
-    assert len(saved["pairings"]) == len(expected) * (len(expected) - 1) // 2
+    assert [pairing["agents"] for pairing in saved["pairings"]] == [["model", baseline] for baseline in agent_classes("dino_hunt_v0")]
     assert (tmp_path / "out" / "tournament.md").read_text().startswith("# Tournament: dino_hunt_v0")
     main(["match", "dino_hunt_v0", f"model:{dino_model}", "random", "--games", "3"])
     assert "model" in capsys.readouterr().out
