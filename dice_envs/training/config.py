@@ -361,6 +361,8 @@ def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:
         for option in args:
             try:
                 return _coerce(value, option, source, key)
+            except OutOfRange:
+                raise  # of the option's type, beyond its range: say that, not "must be an integer or null"
             except ConfigError:
                 continue
         raise ConfigError(f"{source}: {key} must be {_describe(hint)}, got {value!r}")
@@ -392,17 +394,21 @@ def _coerce(value: Any, hint: Any, source: str, key: str) -> Any:
     raise ConfigError(f"{source}: {key} must be {_describe(hint)}, got {value!r}")
 
 
+class OutOfRange(ConfigError):
+    """A value of the right type that no key takes: infinite, NaN, or beyond 64 bits."""
+
+
 def _finite(value: float, source: str, key: str) -> float:
     """``value`` unless it is infinite or NaN (YAML's .inf, .nan, or a number too large for a float)."""
     if not math.isfinite(value):
-        raise ConfigError(f"{source}: {key} must be a finite number, got {value}")
+        raise OutOfRange(f"{source}: {key} must be a finite number, got {value}")
     return value
 
 
 def _bounded(value: Any, hint: Any, source: str, key: str) -> Any:
     """``value`` unless an integer too large for the 64-bit integers NumPy and torch count in."""
     if hint is int and not -(2**63) <= value < 2**63:
-        raise ConfigError(f"{source}: {key} must be an integer below 2**63, got {value}")
+        raise OutOfRange(f"{source}: {key} must be an integer below 2**63, got {value}")
     return value
 
 

@@ -150,12 +150,17 @@ def test_rllib_configs_take_their_own_keys_and_say_which_keys_are_not_theirs() -
 
 
 def test_ray_resources_must_be_finite_and_at_least_rays_finest_fraction() -> None:
-    for cpus in (float("inf"), float("nan"), 0.00001, -1.0):
+    for cpus in (float("inf"), float("nan")):  # the schema's check of every number comes first
+        with pytest.raises(ConfigError, match=r"ray.num_cpus_per_env_runner must be a finite number, got (inf|nan)"):
+            config_from_dict(tiny_config(ray={"num_env_runners": 1, "num_cpus_per_env_runner": cpus}))
+    for cpus in (0.00001, -1.0):
         with pytest.raises(ConfigError, match=r"ray.num_cpus_per_env_runner must be a finite number of CPUs, at least 0.0001"):
             config_from_dict(tiny_config(ray={"num_env_runners": 1, "num_cpus_per_env_runner": cpus}))
-    for cpus in (0, 10**20):
+    for cpus in (0, 10**15):
         with pytest.raises(ConfigError, match=r"ray.num_cpus must be from 1 to 1e\+14 \(Ray's most\) or null"):
             config_from_dict(tiny_config(ray={"num_cpus": cpus}))
+    with pytest.raises(ConfigError, match=r"ray.num_cpus must be an integer below 2\*\*63, got 10{20}$"):
+        config_from_dict(tiny_config(ray={"num_cpus": 10**20}))
 
 
 def test_address_is_for_rllib_runs_only(tmp_path: Path) -> None:
