@@ -26,6 +26,7 @@ EXTRA_OF: dict[str, str] = {
     "uvicorn": "web",
     "pydantic": "web",
     "starlette": "web",
+    "h11": "web",
     "ray": "rllib",
 }
 """The top-level package each optional dependency installs, and the extra that brings it."""
