@@ -58,6 +58,6 @@ def test_the_readme_ladder_example_rates_a_policy_from_another_library(monkeypat
 @pytest.mark.parametrize("env_name", dice_envs.list_envs())
 def test_every_game_is_pictured_in_the_readme_and_its_document(env_name: str) -> None:
     image = f"images/{re.sub(r'_v[0-9]+$', '', env_name)}.png"
-    assert (ROOT / "docs" / image).is_file(), f"no docs/{image}: run python -m web.screenshots"
+    assert (ROOT / "docs" / image).is_file(), f"no docs/{image}: run python -m tools.screenshots"
     assert f"(docs/{image})" in (ROOT / "README.md").read_text()
     assert f"(../{image})" in game_document(env_name)
