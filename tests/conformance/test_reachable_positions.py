@@ -27,7 +27,7 @@ import pytest
 from dice_envs.core.engine import Game
 from dice_envs.core.state import GameState, StateFormatError, _decode
 from tests.conformance.mutations import mutations
-from tests.conformance.playouts import Case, case_id, env_cases, game_for
+from tests.conformance.playouts import Case, case_id, env_cases, game_for, random_playout
 
 SWEEP = int(os.environ.get("DICE_ENVS_SWEEP", "1"))
 SEED = int(os.environ.get("DICE_ENVS_SEED", "0"))
@@ -100,13 +100,11 @@ def play_saving_every_position(game: Game[Any, Any], seed: int, where: str) -> i
 
 
 def played_positions(game: Game[Any, Any], seed: int) -> list[GameState]:
-    rng = np.random.default_rng(seed)
-    state = game.initial_state(rng)
-    positions = [state.clone()]
-    while not game.is_terminal(state):
-        legal = game.legal_actions(state)
-        game.apply(state, legal[int(rng.integers(len(legal)))], rng)
+    """Every position of a seeded random game (``random_playout``), the last (game over) included."""
+    positions = []
+    for state in random_playout(game, seed):
         positions.append(state.clone())
+    positions.append(state.clone())  # the one state random_playout plays on, now at game over
     return positions
 
 

@@ -196,18 +196,23 @@ def agents_done(session: GameSession) -> None:
         time.sleep(0.002)
 
 
+def play_through(session: GameSession, rng: np.random.Generator) -> None:
+    """A whole game through ``session``: its agents' moves, and the human's seeded random ones,
+    each made under the game's lock as the server makes it."""
+    agents_done(session)
+    while session.to_move is not None:
+        with session.lock:  # as the server holds it for a request
+            session.play_human(int(rng.choice(session.env.legal_actions())))
+        agents_done(session)
+
+
 def test_the_web_move_list_is_the_labellers_words_for_the_human_seat() -> None:
     """A whole game of Mammoth Hunters through a session: each line of the page's move list is the
     move in the human's words in the position it was made in, and no other seat's face-down
     discard is named (the positive control: the spectator's words for them name the card)."""
     name = "mammoth_hunters_v1"
     session = new_session(AgentCatalogue(["random"], [name]), name, 1, ["random", "random"], seed=5)
-    rng = np.random.default_rng(5)
-    agents_done(session)
-    while session.to_move is not None:
-        with session.lock:  # as the server holds it for a request
-            session.play_human(int(rng.choice(session.env.legal_actions())))
-        agents_done(session)
+    play_through(session, np.random.default_rng(5))
     listed = session.view()["moves"]
     env, log = session.log.make_env(), session.log
     states = log.positions()

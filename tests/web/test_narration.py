@@ -28,7 +28,7 @@ from dice_envs.mammoth_hunters.rules import Decision, MammothHunters, MammothHun
 from dice_envs.mammoth_hunters.view import CARD_TITLES
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.sessions import new_session
-from tests.conformance.test_seat_views import agents_done
+from tests.conformance.test_seat_views import play_through
 
 MAMMOTH = MammothHunters.from_kwargs(num_players=3)
 CRAFT = AgeOfCraft.from_kwargs(num_players=3)
@@ -194,13 +194,8 @@ def game_ends(state: AgeOfCraftState) -> bool:
 # ------------------------------------------------------------------ through a session
 def test_a_mammoth_hunters_session_has_a_scoring_step_for_each_round() -> None:
     name = "mammoth_hunters_v1"
-    session = new_session(AgentCatalogue(["random"], [name]), name, 0, ["random", "random"])
-    rng = np.random.default_rng(1)
-    agents_done(session)
-    while session.to_move is not None:
-        with session.lock:  # as the server holds it for a request
-            session.play_human(int(rng.choice(session.env.legal_actions())))
-        agents_done(session)
+    session = new_session(AgentCatalogue(["random"], [name]), name, 0, ["random", "random"], seed=1)
+    play_through(session, np.random.default_rng(1))
     scorings = [step["said"] for step in session.steps if step["player"] == "scoring"]
     assert [said.split(":")[0] for said in scorings] == [f"Round {r} ends" for r in range(1, 5)], scorings
     assert "wins" in scorings[-1] or "share the win" in scorings[-1]
