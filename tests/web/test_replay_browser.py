@@ -17,7 +17,7 @@ import pytest
 from dice_envs.agents.specs import models_directory
 from dice_envs.arena.recording import play_logged_game
 from dice_envs.game_log import GameLog
-from dice_envs.web.replay import save_replay
+from dice_envs.web.replay import replay_data, save_replay
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,3 +159,23 @@ def test_a_replay_steps_to_its_end_offline(browser: object, game: tuple[GameLog,
 
     assert refused == [] and errors == []
     context.close()
+
+
+def test_a_replay_says_what_each_move_set_off(browser: object, tmp_path: Path) -> None:
+    """The words of the serve page's steps, in a seat's replay of Dice Age: a move that ends a
+    round shows its scoring in the decision panel and under it in the move list, with the other
+    seat's score as the seat knows it (its shells face down)."""
+    log = play_logged_game("dice_age_v0", ["random", "random"], seed=3)
+    path = tmp_path / "dice_age.html"
+    save_replay(log, path, view="player_0")
+    moves = replay_data(log, "player_0")["moves"]
+    first = next(index for index, move in enumerate(moves) if move["scored"])
+    page = browser.new_page()  # type: ignore[attr-defined]
+    page.goto(path.as_uri())
+    page.locator("#moves li").nth(first).click()
+    assert page.locator("#decision .scored").text_content() == moves[first]["scored"]
+    assert page.locator("#moves li").nth(first).locator(".scored").text_content() == moves[first]["scored"]
+    assert moves[first]["scored"].startswith("Round 1 ends") and "+ shells" in moves[first]["scored"]
+    listed = page.locator("#moves .scored").all_text_contents()
+    assert listed == [move["scored"] for move in moves if move["scored"]]
+    page.close()
