@@ -5,6 +5,7 @@ requests, each refused with one clear JSON line and nothing changed in any game.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import re
@@ -21,7 +22,7 @@ from dice_envs.agents.specs import models_directory
 from dice_envs.cli import agent_specs, main
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog
-from dice_envs.web.catalogue import AgentCatalogue, default_specs
+from dice_envs.web.catalogue import GAME_OPTIONS, AgentCatalogue, default_specs
 from dice_envs.web.server import MAX_BODY_BYTES, create_app, listen
 from dice_envs.web.sessions import GameStore, Refused, new_session
 
@@ -472,3 +473,14 @@ def test_a_move_from_a_page_that_has_not_seen_the_latest_moves_is_refused(client
     assert show(client, game) == before
     answer = client.post(f"/api/games/{view['id']}/move", json={"action": action, "moves": len(view["moves"])}, headers=headers)
     assert answer.status_code == 200 and answer.json()["moves"][-1]["seat"] == 0
+
+
+def test_every_game_offers_options_that_are_fields_of_its_parameters() -> None:
+    """``GAME_OPTIONS`` names every registered game (a version bump must carry its options on)
+    and only fields of the game's parameters class, with defaults the options allow."""
+    assert sorted(GAME_OPTIONS) == sorted(dice_envs.list_envs())
+    for name, options in GAME_OPTIONS.items():
+        fields = {field.name: field for field in dataclasses.fields(dice_envs.env_module(name).raw_env.game_class.params_class)}
+        for option in options:
+            assert option.name in fields, f"{name}: no parameter {option.name!r}"
+            assert option.check(fields[option.name].default) == fields[option.name].default
