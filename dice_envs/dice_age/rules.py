@@ -96,7 +96,7 @@ HONOR_PILE = _expand(HONOR_PER_ROUND)
 
 
 class DiceAge(Game[DiceAgeState, DiceAgeParams]):
-    name = "dice_age_v0"
+    name = "dice_age_v1"
     params_class = DiceAgeParams
     state_class = DiceAgeState
     action_names = ACTION_NAMES

@@ -16,7 +16,7 @@ Case = tuple[str, dict[str, Any]]
 """An environment name and the parameters to create it with."""
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "dice_age_v0": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
+    "dice_age_v1": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
     "age_of_craft_v1": [{"num_players": 2, "supply": "random"}, {"num_players": 4, "supply": "random"}],
 }
 """Rule variants that the conformance suite runs besides the plain game."""

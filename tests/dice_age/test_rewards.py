@@ -12,11 +12,11 @@ import dice_envs
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.dice_age.data import HONOR_POINTS, SHELL_VALUES, Honor
 from dice_envs.dice_age.rules import DiceAge
-from dice_envs.dice_age.state import Decision, DiceAgeState
+from dice_envs.dice_age.state import Decision, DiceAgeParams, DiceAgeState
 from dice_envs.dice_age.view import seen_scores
 from tests.conformance.playouts import random_playout, rewards_to_the_end
 
-GAME = DiceAge.from_kwargs(num_players=3)
+GAME = DiceAge(DiceAgeParams(num_players=3))
 
 
 def shell_pairs(game: DiceAge, seed: int) -> list[tuple[DiceAgeState, DiceAgeState, int]]:
@@ -25,6 +25,7 @@ def shell_pairs(game: DiceAge, seed: int) -> list[tuple[DiceAgeState, DiceAgeSta
     rng = np.random.default_rng(seed)
     pairs = []
     for state in random_playout(game, seed):
+        assert isinstance(state, DiceAgeState)
         seat = state.current
         if any(player.shells for other, player in enumerate(state.players) if other != seat):
             variant = game.resample_hidden(state, seat, rng)
@@ -40,15 +41,16 @@ def rest_of_the_game(env: DiceGameEnv, start: DiceAgeState, seed: int) -> list[d
 
 
 def test_an_opponents_shell_values_change_no_reward_before_the_final_count() -> None:
-    env = dice_envs.make("dice_age_v0", raw=True, reward_mode="score", num_players=3)
-    compared = full_scores_differed = 0
+    env = dice_envs.make("dice_age_v1", raw=True, reward_mode="score", num_players=3)
+    game, compared, full_scores_differed = env.game, 0, 0
+    assert isinstance(game, DiceAge)
     for seed in range(2):
-        for state, variant, seat in shell_pairs(env.game, seed):
+        for state, variant, seat in shell_pairs(game, seed):
             rewards, variant_rewards = rest_of_the_game(env, state, seed), rest_of_the_game(env, variant, seed)
             assert len(rewards) == len(variant_rewards), "the redraw changed what was played"
             assert rewards[:-1] == variant_rewards[:-1], f"player_{seat}'s opponents' shells show in the rewards"
             compared += 1
-            full_scores_differed += env.game.scores(state) != env.game.scores(variant)
+            full_scores_differed += game.scores(state) != game.scores(variant)
     assert compared and full_scores_differed, "no pair differed in a full score: the comparison cannot fail"
 
 
