@@ -20,6 +20,8 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "age_of_craft_v1": [{"num_players": 2, "supply": "random"}, {"num_players": 4, "supply": "random"}],
 }
 """Rule variants that the conformance suite runs besides the plain game."""
+HIDDEN = frozenset({"dice_age_v1", "mammoth_hunters_v1"})
+"""The games with something face down (the others' ``resample_hidden`` is a copy)."""
 
 
 def env_cases(counts: str = "edges") -> list[Case]:

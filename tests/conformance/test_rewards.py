@@ -21,11 +21,9 @@ import dice_envs
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.drawing import seat_name
 from dice_envs.core.state import GameState
-from tests.conformance.playouts import Case, case_id, env_cases, game_for, random_playout, rewards_to_the_end
+from tests.conformance.playouts import HIDDEN, Case, case_id, env_cases, game_for, random_playout, rewards_to_the_end
 
 CASES = env_cases()
-HIDDEN = frozenset({"dice_age_v1", "mammoth_hunters_v1"})
-"""The games with something face down (the others' ``resample_hidden`` is a copy)."""
 STRIDE = 5
 """Every how many positions of a random game a hidden-information pair is compared."""
 

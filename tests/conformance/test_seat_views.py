@@ -31,11 +31,9 @@ from dice_envs.game_log import GameLog
 from dice_envs.mammoth_hunters.actions import DISCARD, NO_DISCARD
 from dice_envs.web.catalogue import AgentCatalogue
 from dice_envs.web.sessions import GameSession, new_session
-from tests.conformance.playouts import Case, case_id, env_cases
+from tests.conformance.playouts import HIDDEN, Case, case_id, env_cases
 
 CASES = env_cases()
-HIDDEN = frozenset({"dice_age_v1", "mammoth_hunters_v1"})
-"""The games with something face down (the others' ``resample_hidden`` is a copy)."""
 STRIDE = 7
 """Every how many positions of a random game a view is compared (each costs a few pictures)."""
 
