@@ -34,7 +34,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from engine_throughput import baseline_tree
 
-DEFAULT_ENVS = ("dino_hunt_v0", "dalek_dice_v0", "dice_age_v0", "mammoth_hunters_v1", "age_of_craft_v1")
+DEFAULT_ENVS = ("dino_hunt_v0", "dalek_dice_v0", "dice_age_v1", "mammoth_hunters_v1", "age_of_craft_v1")
 
 
 def worker(env_name: str, games: int, batch_size: int | None) -> dict[str, Any]:

@@ -229,7 +229,7 @@ def main() -> None:
     parser.add_argument("--games-per-pair", type=int, default=3, help="whole games per game and opponent agent")
     parser.add_argument("--repeats", type=int, default=1, help="runs per side, alternating; their clicks pooled")
     parser.add_argument("--baseline", metavar="REV", help="also measure this commit's app, from a git worktree")
-    parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age or dice_age_v0)")
+    parser.add_argument("--games", nargs="+", help="only these games (e.g. dice_age or dice_age_v1)")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", help="play against these agents instead of the scripted ones")
     parser.add_argument("--over", choices=("tcp", "in-process"), default="tcp", help="a uvicorn process over a local socket, or the test client")
     parser.add_argument("--json", help="also write every click's times to this file")

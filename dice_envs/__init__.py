@@ -27,7 +27,7 @@ from typing import Any
 
 import gymnasium
 
-from dice_envs import age_of_craft_v1, dalek_dice_v0, dice_age_v0, dino_hunt_v0, mammoth_hunters_v1
+from dice_envs import age_of_craft_v1, dalek_dice_v0, dice_age_v1, dino_hunt_v0, mammoth_hunters_v1
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.core.validation import InvalidStateError as InvalidStateError  # re-exported
@@ -35,10 +35,14 @@ from dice_envs.core.validation import InvalidStateError as InvalidStateError  # 
 __version__ = "0.1.0"
 
 _ENV_MODULES: dict[str, ModuleType] = {
-    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v0, mammoth_hunters_v1, age_of_craft_v1)
+    module.raw_env.metadata["name"]: module for module in (dino_hunt_v0, dalek_dice_v0, dice_age_v1, mammoth_hunters_v1, age_of_craft_v1)
 }
-RETIRED_ENVS: dict[str, str] = {"mammoth_hunters_v0": "mammoth_hunters_v1", "age_of_craft_v0": "age_of_craft_v1"}
-"""Versions whose rules changed, and the version that replaces each (its module docstring says what
+RETIRED_ENVS: dict[str, str] = {
+    "mammoth_hunters_v0": "mammoth_hunters_v1",
+    "age_of_craft_v0": "age_of_craft_v1",
+    "dice_age_v0": "dice_age_v1",
+}
+"""Versions whose behaviour changed (rules, or a reward), and the version that replaces each (its module docstring says what
 changed).  Their names raise ``RetiredEnvError``, as PettingZoo's retired versions do."""
 
 
@@ -48,7 +52,7 @@ class RetiredEnvError(ParameterError):
 
 def _retired(name: str) -> RetiredEnvError:
     new = RETIRED_ENVS[name]
-    return RetiredEnvError(f"{name} is retired: its rules changed in {new}; use {new} (its module docstring lists the changes)")
+    return RetiredEnvError(f"{name} is retired: its behaviour changed in {new}; use {new} (its module docstring lists the changes)")
 
 
 class RetiredEnvModule:
@@ -125,7 +129,7 @@ __all__ = [
     "RetiredEnvError",
     "age_of_craft_v1",
     "dalek_dice_v0",
-    "dice_age_v0",
+    "dice_age_v1",
     "dino_hunt_v0",
     "env_module",
     "gymnasium_id",

@@ -9,7 +9,7 @@
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
     dice-envs export runs/<dir> dice_envs/models/dino_hunt_ppo.zip                 the final policy alone, for sharing
     dice-envs match dino_hunt_v0 cup_counter random  play N games, seats rotated
-    dice-envs ladder dice_age_v0 model:dice_age_ppo       rate an agent on the strength ladder
+    dice-envs ladder dice_age_v1 model:dice_age_ppo       rate an agent on the strength ladder
     dice-envs ladder --leaderboard                   every built-in agent's ladder rating
     dice-envs demo                                   scripted agents against each other in every game
     dice-envs serve --agents cup_counter,model:dino_hunt_ppo   play in the browser (http://127.0.0.1:8000/)

@@ -83,7 +83,7 @@ def test_tournaments_save_their_games(command: str, tmp_path: Path) -> None:
 
 def test_replay_plays_a_game_and_reads_its_log(tmp_path: Path) -> None:
     html, log = tmp_path / "game.html", tmp_path / "game.json"
-    succeeds(CLI, "replay", "dice_age_v0", "planner", "random", "--out", str(html), "--log", str(log))
+    succeeds(CLI, "replay", "dice_age_v1", "planner", "random", "--out", str(html), "--log", str(log))
     assert html.is_file() and log.is_file()
     succeeds(CLI, "replay", "--from-log", str(log), "--out", str(tmp_path / "again.html"))
     assert (tmp_path / "again.html").read_text(encoding="utf-8") == html.read_text(encoding="utf-8")

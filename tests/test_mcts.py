@@ -34,7 +34,7 @@ def test_options_come_from_the_spec() -> None:
         ("mcts:simulations=0", "simulations must be a whole number of at least 1"),
         ("mcts:seconds=-1", "seconds must be positive"),
         ("mcts:depth=0", "depth must be at least 1"),
-        ("mcts:rollout=cup_counter", "no agent 'cup_counter' for dice_age_v0"),
+        ("mcts:rollout=cup_counter", "no agent 'cup_counter' for dice_age_v1"),
         # a budget that never ends, a constant that is no number, an option given twice: refused, not played
         ("mcts:seconds=inf", "seconds must be positive and at most 3600, got inf"),
         ("mcts:seconds=nan", "seconds must be positive and at most 3600, got nan"),
@@ -48,9 +48,9 @@ def test_options_come_from_the_spec() -> None:
     ],
 )
 def test_a_bad_spec_is_one_clear_line(spec: str, message: str) -> None:
-    env = dice_envs.make("dice_age_v0")
+    env = dice_envs.make("dice_age_v1")
     with pytest.raises(ParameterError, match=message):
-        make_agent("dice_age_v0", spec, env)
+        make_agent("dice_age_v1", spec, env)
 
 
 @pytest.mark.parametrize("env_name", dice_envs.list_envs())
@@ -92,7 +92,7 @@ def test_it_finds_a_forced_win() -> None:
 
 
 @pytest.mark.parametrize("chance", ["open", "closed"])
-@pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v0", 2)])
+@pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v1", 2)])
 def test_it_cannot_peek(env_name: str, players: int, chance: str) -> None:
     """Two positions that differ only in what the searcher cannot see get the same decisions from
     the same seed: every simulation starts from a redeal of exactly the hidden part, and a closed
@@ -120,7 +120,7 @@ def test_it_is_a_training_opponent_searching_each_environments_own_game() -> Non
     from dice_envs.training.sb3.lockstep import LockstepVecEnv
     from dice_envs.training.single_agent import SingleAgentEnv
 
-    vector = LockstepVecEnv([lambda: SingleAgentEnv("dice_age_v0", opponents={"mcts:simulations=3": 1.0})] * 3)
+    vector = LockstepVecEnv([lambda: SingleAgentEnv("dice_age_v1", opponents={"mcts:simulations=3": 1.0})] * 3)
     vector.seed(0)
     vector.reset()
     for _ in range(40):  # an opponent's choice from another environment's game would be illegal and raise

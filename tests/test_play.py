@@ -56,14 +56,14 @@ def test_ctrl_c_in_a_terminal_session_prints_no_traceback() -> None:
 
 
 def test_each_game_gets_a_fresh_seed_that_replays_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    outputs = [played(monkeypatch, capsys, "dice_age_v0") for _ in range(2)]
+    outputs = [played(monkeypatch, capsys, "dice_age_v1") for _ in range(2)]
     seeds = []
     for out in outputs:
         match = SEED_LINE.match(out)
         assert match is not None and match.group(1) == match.group(2), out
         seeds.append(match.group(1))
     assert seeds[0] != seeds[1]  # two draws of 2**31 seeds
-    assert played(monkeypatch, capsys, "dice_age_v0", "--seed", seeds[0]) == outputs[0]  # the same deal
+    assert played(monkeypatch, capsys, "dice_age_v1", "--seed", seeds[0]) == outputs[0]  # the same deal
 
 
 def test_help_says_the_seed_is_random_by_default() -> None:
@@ -100,7 +100,7 @@ def test_a_mammoth_hunters_player_sees_their_own_hand_and_no_other(monkeypatch: 
 def test_a_dice_age_player_sees_their_own_shells_and_score() -> None:
     from dice_envs.dice_age.rendering import render
 
-    game, state = next((game, state) for game, state in random_states("dice_age_v0", 2, num_players=2) if all(len(p.shells) >= 2 for p in state.players))
+    game, state = next((game, state) for game, state in random_states("dice_age_v1", 2, num_players=2) if all(len(p.shells) >= 2 for p in state.players))
     lines = render(game, state, 0).splitlines()
     mine, theirs = (next(i for i, line in enumerate(lines) if line.startswith(f"player_{seat}")) for seat in (0, 1))
     assert "score hidden" not in lines[mine] and f"shells {' '.join(map(str, state.players[0].shells))}" in lines[mine + 1]

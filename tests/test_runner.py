@@ -38,7 +38,7 @@ def one_game_at_a_time(env: dice_envs.DiceGameEnv, agents: list[Agent], num_game
     "env_name, names, games",
     [
         ("dino_hunt_v0", ["cup_counter", "two_footprints"], 40),
-        ("dice_age_v0", ["best_prey", "planner", "planner"], 8),
+        ("dice_age_v1", ["best_prey", "planner", "planner"], 8),
         ("age_of_craft_v1", ["builder", "trader"], 6),  # agents that remember their plan: one copy per table
     ],
 )
@@ -111,9 +111,9 @@ class Cheater(Agent):
 
 
 def test_an_illegal_choice_names_the_agent_and_the_game() -> None:
-    env = dice_envs.make("dice_age_v0")
+    env = dice_envs.make("dice_age_v1")
     with pytest.raises(ValueError, match=r"cheater chose illegal action .* in game 0; legal actions: 0 \(roll\)"):
-        play_games(env, [Cheater(env), make_agent("dice_age_v0", "random", env)], 3)
+        play_games(env, [Cheater(env), make_agent("dice_age_v1", "random", env)], 3)
 
 
 @pytest.mark.parametrize("batch_size", [0, -1, 2.5, True])

@@ -52,7 +52,7 @@ def take_pictures(page: Any, out: Path, folder: Path) -> None:
         slider = page.locator("#slider")
         slider.fill(str(int(int(slider.get_attribute("max")) * SHOWN_AT)))
         page.locator("#board svg").screenshot(path=out / f"{env_name.rsplit('_v', 1)[0]}.png")
-        if env_name == "dice_age_v0":
+        if env_name == "dice_age_v1":
             page.screenshot(path=out / "replay.png", full_page=True)
 
 

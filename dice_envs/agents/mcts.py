@@ -1,6 +1,6 @@
 """Information-set Monte Carlo tree search over the pure engines: the ``mcts`` agent.
 
-    dice-envs match dice_age_v0 mcts:simulations=400,rollout=planner best_prey
+    dice-envs match dice_age_v1 mcts:simulations=400,rollout=planner best_prey
 
 One tree per decision, over the searching player's information sets (single-observer IS-MCTS,
 Cowling, Powley and Whitehouse 2012): every simulation starts from a fresh *determinisation*, the

@@ -38,7 +38,7 @@ from dice_envs.core.extras import import_with_extra
 SCRIPTED_AGENTS: dict[str, tuple[type[Agent], ...]] = {
     "dino_hunt_v0": (TwoFootprints, CupCounter),
     "dalek_dice_v0": (ProtectHumans, DoctorOdds),
-    "dice_age_v0": (BestPrey, Planner),
+    "dice_age_v1": (BestPrey, Planner),
     "mammoth_hunters_v1": (Settler, Raider),
     "age_of_craft_v1": (Builder, Trader),
 }

@@ -1,9 +1,9 @@
 """The strength ladder: one rating per game for any agent, on a scale where ``random`` is 0.
 
-    dice-envs ladder dice_age_v0 model:runs/my_run/model.zip     rate an agent (a minute or two on 2 cores)
-    dice-envs ladder dice_age_v0 planner --games 400             more games, a tighter interval
+    dice-envs ladder dice_age_v1 model:runs/my_run/model.zip     rate an agent (a minute or two on 2 cores)
+    dice-envs ladder dice_age_v1 planner --games 400             more games, a tighter interval
     dice-envs ladder --leaderboard                               every rung's rating: docs/leaderboard.md
-    dice-envs ladder dice_age_v0 --rebuild                       replay the ladder's own games (maintainers)
+    dice-envs ladder dice_age_v1 --rebuild                       replay the ladder's own games (maintainers)
 
 Each game has a fixed ladder of reference opponents, its *rungs* (``LADDERS``): ``random``, every
 heuristic, the exact solvers where they exist, ``mcts`` at two budgets and the trained models in
@@ -81,7 +81,7 @@ LADDERS: dict[str, Ladder] = {
             agent_games=300,
         ),
         Ladder(
-            "dice_age_v0",
+            "dice_age_v1",
             ("random", "best_prey", "planner", "mcts:simulations=25", "mcts:simulations=100", "model:dice_age_ppo",
              "model:dice_age_search"),
             games=200,

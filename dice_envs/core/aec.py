@@ -39,7 +39,8 @@ from dice_envs.core.view import Narration, Score, no_narration, public_scores, t
 
 REWARD_MODES = ("win_loss", "score")
 """``win_loss``: +1 / -1 at the end (0 for all if everyone shares the win).
-``score``: the same, plus at every step each player's score change divided by the game's
+``score``: the same, plus at every step each player's change of public score (``Game.public_scores``:
+no face-down part, which the reward would give away to every agent) divided by the game's
 ``score_normaliser()``."""
 
 ILLEGAL_MOVE_REWARD = -1.0
@@ -248,7 +249,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
             )
 
         game, state = self.game, self.game_state
-        scores_before = list(game.scores(state)) if self.reward_mode == "score" else None
+        scores_before = list(game.public_scores(state)) if self.reward_mode == "score" else None
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         game.apply(state, action, self.np_random)
@@ -268,7 +269,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):
                 self._acting_seat = TERMINAL
         if scores_before is not None:
             normaliser = game.score_normaliser()
-            for seat_agent, before, after in zip(self.possible_agents, scores_before, game.scores(state)):
+            for seat_agent, before, after in zip(self.possible_agents, scores_before, game.public_scores(state)):
                 self.rewards[seat_agent] += (after - before) / normaliser
         self._accumulate_rewards()
 

@@ -141,6 +141,12 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
     def scores(self, state: StateT) -> Sequence[float]:
         """Each seat's current score (victory points, dinos, ...), for dense rewards and display."""
 
+    def public_scores(self, state: StateT) -> Sequence[float]:
+        """The part of each seat's score that the rules show every player: what the dense reward
+        (``reward_mode="score"``) is made of, since every agent can read every seat's reward.
+        Games where part of a score is face down (Dice Age's shell tiles) override it."""
+        return self.scores(state)
+
     @abc.abstractmethod
     def winners(self, state: StateT) -> list[int]:
         """Seats that won a finished game (several for a shared win)."""

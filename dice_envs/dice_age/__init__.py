@@ -1,4 +1,4 @@
-"""Dice Age: The Hunt (``dice_envs.dice_age_v0``).
+"""Dice Age: The Hunt (``dice_envs.dice_age_v1``).
 
 Modules import one way: data <- actions, state <- validation <- rules <- encoding, rendering,
 picture.  ``validation`` is imported here, whatever module is asked for, because it installs

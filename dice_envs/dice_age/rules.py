@@ -71,6 +71,7 @@ from dice_envs.dice_age.state import (
     PlayerState,
     latest_of_the_strongest,
     own_dice_in_grounds,
+    public_score,
     score_breakdowns,
     strength_by_owner,
     strongest_owner,
@@ -95,7 +96,7 @@ HONOR_PILE = _expand(HONOR_PER_ROUND)
 
 
 class DiceAge(Game[DiceAgeState, DiceAgeParams]):
-    name = "dice_age_v0"
+    name = "dice_age_v1"
     params_class = DiceAgeParams
     state_class = DiceAgeState
     action_names = ACTION_NAMES
@@ -430,6 +431,10 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
     def scores(self, state: DiceAgeState) -> list[int]:
         """Each player's score if the game ended now, by the end-of-game scoring rules."""
         return [sum(breakdown.values()) for breakdown in score_breakdowns(state)]
+
+    def public_scores(self, state: DiceAgeState) -> list[int]:
+        """The scores without the face-down shell values until game over (``public_score``)."""
+        return [public_score(state, seat) for seat in range(self.num_players)]
 
     def winners(self, state: DiceAgeState) -> list[int]:
         return state.winners

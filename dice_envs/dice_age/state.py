@@ -196,6 +196,28 @@ def score_breakdown(state: DiceAgeState, seat: int) -> dict[str, int]:
     }
 
 
+def shells_face_up(state: DiceAgeState) -> bool:
+    """Whether every player's shell tiles are face up: only at game over, for the final count
+    (rulebook, Trade: until then no player but the owner sees their points)."""
+    return state.decision == Decision.GAME_OVER
+
+
+def face_down_points(state: DiceAgeState, seat: int) -> tuple[int, int]:
+    """The points of ``seat``'s score that hang on its face-down shell values: (the shells, the
+    Innovation honor's, which counts 20-point shells); none once the shells are face up."""
+    if shells_face_up(state):
+        return 0, 0
+    player = state.players[seat]
+    twenties = player.shells.count(SHELL_VALUES[INNOVATION_SHELL])
+    return sum(player.shells), player.honors[Honor.INNOVATION] * HONOR_POINTS[Honor.INNOVATION] * twenties
+
+
+def public_score(state: DiceAgeState, seat: int) -> int:
+    """``seat``'s score as every player knows it: the score if the game ended now, less its
+    face-down part (the number of shell tiles is public, their values are not)."""
+    return sum(score_breakdown(state, seat).values()) - sum(face_down_points(state, seat))
+
+
 def winners_of(state: DiceAgeState, scores: list[int]) -> list[int]:
     """Most points; ties go to the most shell tiles; still tied, all of them win."""
     best = max(scores)

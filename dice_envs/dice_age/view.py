@@ -26,9 +26,17 @@ from dice_envs.dice_age.actions import (
     USE_COUNSEL,
     USE_RETREAT,
 )
-from dice_envs.dice_age.data import FACES, HONOR_POINTS, INNOVATION_SHELL, SHELL_VALUES, Die, Honor
+from dice_envs.dice_age.data import FACES, Die
 from dice_envs.dice_age.rules import DiceAge
-from dice_envs.dice_age.state import MAX_PLAYERS, Decision, DiceAgeState, score_breakdown
+from dice_envs.dice_age.state import (
+    MAX_PLAYERS,
+    Decision,
+    DiceAgeState,
+    face_down_points,
+    public_score,
+    score_breakdown,
+    shells_face_up,
+)
 
 
 def intimidate_target(game: DiceAge, state: DiceAgeState, action: int) -> tuple[int, int, bool]:
@@ -92,22 +100,16 @@ def move_label(game: DiceAge, state: DiceAgeState, action: int, viewer: Viewer) 
 
 def shells_seen(state: DiceAgeState, seat: int, viewer: Viewer) -> bool:
     """Whether ``viewer`` sees the values of ``seat``'s shell tiles: its own, or at game over."""
-    return sees(viewer, seat) or state.decision == Decision.GAME_OVER
-
-
-def hidden_points(state: DiceAgeState, seat: int, viewer: Viewer) -> tuple[int, int]:
-    """Points that hang on shell values the viewer cannot see: (the shells, Innovation's)."""
-    if shells_seen(state, seat, viewer):
-        return 0, 0
-    player = state.players[seat]
-    twenties = player.shells.count(SHELL_VALUES[INNOVATION_SHELL])
-    return sum(player.shells), player.honors[Honor.INNOVATION] * HONOR_POINTS[Honor.INNOVATION] * twenties
+    return sees(viewer, seat) or shells_face_up(state)
 
 
 def known_total(state: DiceAgeState, seat: int, viewer: Viewer) -> tuple[int, bool]:
-    """The score if the game ended now, less what face-down shells decide; and whether any do."""
-    shells, innovation = hidden_points(state, seat, viewer)
-    return sum(score_breakdown(state, seat).values()) - shells - innovation, shells > 0
+    """The score if the game ended now, less what face-down shells decide; and whether any do.
+    A seat that does not see the shells knows the public score, which the dense reward is made of."""
+    if sees(viewer, seat):
+        return sum(score_breakdown(state, seat).values()), False
+    shells, _ = face_down_points(state, seat)
+    return public_score(state, seat), shells > 0
 
 
 def score_text(state: DiceAgeState, seat: int, viewer: Viewer) -> str:

@@ -1,6 +1,6 @@
 """A policy trained from search: the ``mcts`` agent as a teacher whose choices a network imitates.
 
-    python -m training.distill dice_age_v0 --teacher mcts:simulations=100 --opponents best_prey planner \\
+    python -m training.distill dice_age_v1 --teacher mcts:simulations=100 --opponents best_prey planner \\
         --games 1500 --init dice_envs/models/dice_age_ppo.zip --out dice_envs/models/dice_age_search.zip
 
 As AlphaZero learns from its search: the teacher plays games, and at every decision it has a
@@ -319,7 +319,7 @@ def _format(figures: dict[str, float]) -> str:
 # ---------------------------------------------------------------- the command
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """``dice-envs distill``'s options."""
-    p.add_argument("env", help="environment, e.g. dice_age_v0")
+    p.add_argument("env", help="environment, e.g. dice_age_v1")
     p.add_argument("--teacher", default="mcts:simulations=100", help="the search that plays and teaches (an mcts spec; default %(default)s)")
     p.add_argument("--opponents", nargs="+", default=["best_prey", "planner"], help="the teacher's opponents, games shared evenly (default %(default)s)")
     p.add_argument("--players", type=int, default=2, help="seats per game: the teacher and players-1 copies of an opponent (default 2)")

@@ -85,7 +85,7 @@ def one_of(name: str, label: str, *choices: tuple[Any, str]) -> GameOption:
 GAME_OPTIONS: dict[str, tuple[GameOption, ...]] = {
     "dino_hunt_v0": (whole_number("target_score", "Dinos to win", 1, 50),),
     "dalek_dice_v0": (whole_number("target_score", "Humans to win", 1, 150),),
-    "dice_age_v0": (one_of("barbarians", "Variant", (False, "the standard game"), (True, "Attack of the Barbarians (2-3 players)")),),
+    "dice_age_v1": (one_of("barbarians", "Variant", (False, "the standard game"), (True, "Attack of the Barbarians (2-3 players)")),),
     "mammoth_hunters_v1": (one_of("rounds", "Rounds", (4, "4: the full game"), (3, "3: the shorter game")),),
     "age_of_craft_v1": (
         one_of("supply", "Card supply", (FIRST_GAME, "the rulebook's first game"), (RANDOM_SUPPLY, "random kinds, drawn with the game's seed")),

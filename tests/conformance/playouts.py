@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 import dice_envs
+from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import Game
 from dice_envs.core.state import GameState
 
@@ -15,10 +16,12 @@ Case = tuple[str, dict[str, Any]]
 """An environment name and the parameters to create it with."""
 
 VARIANTS: dict[str, list[dict[str, Any]]] = {
-    "dice_age_v0": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
+    "dice_age_v1": [{"num_players": 2, "barbarians": True}, {"num_players": 3, "barbarians": True}],
     "age_of_craft_v1": [{"num_players": 2, "supply": "random"}, {"num_players": 4, "supply": "random"}],
 }
 """Rule variants that the conformance suite runs besides the plain game."""
+HIDDEN = frozenset({"dice_age_v1", "mammoth_hunters_v1"})
+"""The games with something face down (the others' ``resample_hidden`` is a copy)."""
 
 
 def env_cases(counts: str = "edges") -> list[Case]:
@@ -66,3 +69,16 @@ def random_playout(
         if on_step is not None:
             on_step(state, action)
     raise AssertionError(f"{game.name}: game with seed {seed} did not end within {max_steps} steps")
+
+
+def rewards_to_the_end(env: DiceGameEnv, seed: int) -> list[dict[str, float]]:
+    """Every step's rewards in the rest of the game from the environment's position, with seeded
+    random moves; fails if the game is truncated."""
+    rng = np.random.default_rng(seed)
+    rewards = []
+    while not any(env.terminations.values()):
+        assert not any(env.truncations.values()), f"{env.game.name}: truncated at the step cap"
+        legal = env.legal_actions()
+        env.step(legal[int(rng.integers(len(legal)))])
+        rewards.append(dict(env.rewards))
+    return rewards

@@ -105,7 +105,7 @@ def test_a_state_with_another_player_count_is_refused_and_the_env_kept() -> None
     ("name", "params", "edit", "message"),
     [
         ("dalek_dice_v0", {}, lambda d: d.update(doctors=d["doctors"] + 1), r"DalekDiceState dice: rolled \+ kept \+ doctors \+ exterminates \+ to_reroll must be 10"),
-        ("dice_age_v0", {}, lambda d: d["players"][0].update(small=9), r"DiceAgeState\.players\[0\]\.small: must be between 0 and 6, got 9"),
+        ("dice_age_v1", {}, lambda d: d["players"][0].update(small=9), r"DiceAgeState\.players\[0\]\.small: must be between 0 and 6, got 9"),
         ("mammoth_hunters_v1", {"num_players": 3}, lambda d: d["players"][1].update(stones=5), r"MammothHuntersState stones: players \+ light_supply \+ dark_supply must be 32"),
         ("age_of_craft_v1", {}, lambda d: d.update(stock=d["stock"] - 1), r"AgeOfCraftState dice: stock \+ tray \+ players' dice \+ players' stored must be 50"),
         ("age_of_craft_v1", {"supply": "random"}, lambda d: d["supply_kinds"].__setitem__(0, 1), r"AgeOfCraftState\.supply_kinds\[0\]: must be one of"),

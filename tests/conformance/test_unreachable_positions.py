@@ -69,7 +69,7 @@ def test_the_last_turn_is_on_record_exactly_once_a_turn_has_ended(name: str) -> 
 
 
 def test_dice_age_shells_tiles_and_dice_come_only_with_the_rounds_played() -> None:
-    env = dice_envs.make("dice_age_v0", raw=True)
+    env = dice_envs.make("dice_age_v1", raw=True)
     env.reset(seed=0)
     state = env.game_state  # round 1: no prosperity bonus resolved yet
 
@@ -87,7 +87,7 @@ def test_dice_age_shells_tiles_and_dice_come_only_with_the_rounds_played() -> No
 
 
 def test_dice_age_honors_beyond_this_rounds_pair_come_from_earlier_rounds() -> None:
-    state = first_position("dice_age_v0", {"num_players": 2}, lambda s: s.round == 1 and s.players[0].done)
+    state = first_position("dice_age_v1", {"num_players": 2}, lambda s: s.round == 1 and s.players[0].done)
     pair = state.pairs[state.pair_taken_by.index(0)]
     other = next(honor for honor in range(6) if honor not in pair[1::2])
 
@@ -100,7 +100,7 @@ def test_dice_age_honors_beyond_this_rounds_pair_come_from_earlier_rounds() -> N
 
 
 def test_dice_age_the_last_rounds_prey_awards_are_held() -> None:
-    state = first_position("dice_age_v0", {"num_players": 2}, lambda s: s.round == 2 and 0 in s.last_awards)
+    state = first_position("dice_age_v1", {"num_players": 2}, lambda s: s.round == 2 and 0 in s.last_awards)
 
     def discard_player_0s_prey(data: dict[str, Any]) -> None:
         prey = data["players"][0]["prey"]

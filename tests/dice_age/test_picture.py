@@ -35,7 +35,7 @@ CASES = [{"num_players": 4}, {"num_players": 3, "barbarians": True}]
 
 
 def _states(params: dict[str, Any], seed: int = 0) -> tuple[DiceAge, list[DiceAgeState]]:
-    game = game_for(("dice_age_v0", params))
+    game = game_for(("dice_age_v1", params))
     return game, [state.clone() for state in random_playout(game, seed)]
 
 
@@ -107,7 +107,7 @@ def test_generation_pairs_clickable_when_out_of_dice() -> None:
 
 
 def test_rgb_array_render() -> None:
-    env = dice_envs.make("dice_age_v0", raw=True, num_players=4, render_mode="rgb_array", render_view="spectator")
+    env = dice_envs.make("dice_age_v1", raw=True, num_players=4, render_mode="rgb_array", render_view="spectator")
     env.reset(seed=0)
     frame = env.render()
     assert isinstance(frame, np.ndarray) and frame.shape == (HEIGHT, WIDTH, 3) and frame.dtype == np.uint8

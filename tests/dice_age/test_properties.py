@@ -47,7 +47,7 @@ def test_components_conserved_and_scores_recomputed(params: dict[str, Any]) -> N
     """Every position passes ``DiceAge.check_state`` (each player's dice, the barbarians, prey
     cards, shell and action tiles conserved; the generation pairs, the turn and the decision
     consistent), and the scores agree with the scoring rules written out again."""
-    game = game_for(("dice_age_v0", params))
+    game = game_for(("dice_age_v1", params))
     for seed in range(GAMES_PER_CASE):
         final = None
         for state in random_playout(game, seed):

@@ -16,7 +16,7 @@ def test_points_per_turn_takes_any_agent_factory() -> None:
     assert 0 < mean < optimality.optimal_points_per_turn("dino_hunt_v0")
     assert optimality.points_per_turn("dino_hunt_v0", "random", 300, seed=2)[0] != pytest.approx(optimality.optimal_points_per_turn("dino_hunt_v0"))
     with pytest.raises(ParameterError, match="no exact solver"):
-        optimality.optimal_points_per_turn("dice_age_v0")
+        optimality.optimal_points_per_turn("dice_age_v1")
 
 
 def test_win_rate_against_the_win_optimal_agent() -> None:

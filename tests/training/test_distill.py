@@ -25,7 +25,7 @@ from dice_envs.training.distill import (
     train,
 )
 
-ENV = "dice_age_v0"
+ENV = "dice_age_v1"
 TEACHER = "mcts:simulations=4"
 PPO_MODEL = models_directory() / "dice_age_ppo.zip"
 

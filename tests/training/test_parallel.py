@@ -24,20 +24,20 @@ def test_games_split_into_contiguous_near_equal_runs() -> None:
 
 
 def random_lineup(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-    return [make_agent("dice_age_v0", "random", env, seed=seed_offset + seat) for seat in range(2)]
+    return [make_agent("dice_age_v1", "random", env, seed=seed_offset + seat) for seat in range(2)]
 
 
 def test_a_part_deals_and_seats_its_games_as_the_whole_match_does() -> None:
     """Games 3.. of a part are the games 3.. of one long call, given the same agents' seeds."""
-    env = dice_envs.make("dice_age_v0")
-    deterministic = [make_agent("dice_age_v0", name, env, seed=0) for name in ("best_prey", "planner")]
+    env = dice_envs.make("dice_age_v1")
+    deterministic = [make_agent("dice_age_v1", name, env, seed=0) for name in ("best_prey", "planner")]
     whole = play_games(env, deterministic, 6, seed=4)
     part = play_games(env, deterministic, 3, seed=4, first_game=3)
     assert part == whole[3:]
 
 
 def test_workers_play_the_same_parts_as_one_process() -> None:
-    parts = [Part("dice_age_v0", random_lineup, first, count, number, seed=2) for number, (first, count) in enumerate(split_games(6, 2))]
+    parts = [Part("dice_age_v1", random_lineup, first, count, number, seed=2) for number, (first, count) in enumerate(split_games(6, 2))]
     assert list(play_parts(parts, workers=2)) == list(play_parts(parts, workers=1))
 
 
@@ -64,11 +64,11 @@ def test_match_on_workers_is_its_parts_played_in_one_process(capsys: pytest.Capt
     names = ("random", "best_prey")
 
     def lineup(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-        return [make_agent("dice_age_v0", name, env, seed=3 * 1000 + seed_offset + i) for i, name in enumerate(names)]
+        return [make_agent("dice_age_v1", name, env, seed=3 * 1000 + seed_offset + i) for i, name in enumerate(names)]
 
-    parts = [Part("dice_age_v0", lineup, first, count, number, seed=3) for number, (first, count) in enumerate(split_games(6, 2))]
+    parts = [Part("dice_age_v1", lineup, first, count, number, seed=3) for number, (first, count) in enumerate(split_games(6, 2))]
     expected = standings_from([outcome for played in play_parts(parts, 1) for outcome in played], names)
-    main(["match", "dice_age_v0", *names, "--games", "6", "--seed", "3", "--workers", "2"])
+    main(["match", "dice_age_v1", *names, "--games", "6", "--seed", "3", "--workers", "2"])
     assert capsys.readouterr().out == format_standings(expected) + "\n"
-    main(["match", "dice_age_v0", *names, "--games", "6", "--seed", "3", "--workers", "1"])
-    assert capsys.readouterr().out == format_standings(play_match("dice_age_v0", names, 6, 3)) + "\n"
+    main(["match", "dice_age_v1", *names, "--games", "6", "--seed", "3", "--workers", "1"])
+    assert capsys.readouterr().out == format_standings(play_match("dice_age_v1", names, 6, 3)) + "\n"

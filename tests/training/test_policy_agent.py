@@ -42,8 +42,8 @@ def test_greedy_choices_are_those_of_the_policys_predict(algorithm: str) -> None
 
 
 def test_a_stochastic_policy_samples_legal_actions_by_their_probability() -> None:
-    env, observations, masks = positions("dice_age_v0", games=1)
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv("dice_age_v0"), policy_kwargs={"net_arch": [8]}, seed=0)
+    env, observations, masks = positions("dice_age_v1", games=1)
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("dice_age_v1"), policy_kwargs={"net_arch": [8]}, seed=0)
     agent = PolicyAgent(env, model.policy, deterministic=False)
     row = int(np.argmax(masks.sum(axis=1)))  # the position with the most legal actions
     repeated_obs, repeated_masks = np.repeat(observations[row : row + 1], 4000, axis=0), np.repeat(masks[row : row + 1], 4000, axis=0)

@@ -182,8 +182,8 @@ def test_render_gives_the_frame_or_the_text_and_reset_is_seeded() -> None:
 
 # -------------------------------------------------------------------------- the module
 def test_module_sets_illegal_logits_in_every_forward_pass_and_keeps_the_value() -> None:
-    module = build_module("dice_age_v0", fcnet_hiddens=[16])
-    _, observations, masks = positions("dice_age_v0", games=1)
+    module = build_module("dice_age_v1", fcnet_hiddens=[16])
+    _, observations, masks = positions("dice_age_v1", games=1)
     masks = masks.astype(np.float32)
     masks[0] = 0  # a finished game's observation: no legal action
     batch = {Columns.OBS: {OBSERVATIONS: torch.as_tensor(observations), ACTION_MASK: torch.as_tensor(masks)}}
@@ -293,6 +293,6 @@ def test_export_refuses_what_the_agent_format_cannot_hold(tmp_path: Path) -> Non
         export_rllib_module(build_module(GAME, fcnet_hiddens=[8], fcnet_use_layernorm=True), GAME, out)
     with pytest.raises(ParameterError, match="no value head"):
         export_rllib_module(build_module(GAME, inference_only=True, fcnet_hiddens=[8], vf_share_layers=False), GAME, out)
-    with pytest.raises(ParameterError, match="takes 25 observation values and scores 2 actions; dice_age_v0 with 2 players has 418 and 129"):
-        export_rllib_module(build_module(GAME, fcnet_hiddens=[8]), "dice_age_v0", out)
+    with pytest.raises(ParameterError, match="takes 25 observation values and scores 2 actions; dice_age_v1 with 2 players has 418 and 129"):
+        export_rllib_module(build_module(GAME, fcnet_hiddens=[8]), "dice_age_v1", out)
     assert not out.exists()

@@ -127,7 +127,7 @@ def test_start_scores_are_drawn_only_for_a_new_game() -> None:
     [
         ({"random_start_scores": 1.5}, "random_start_scores must be a fraction from 0 to 1"),
         ({"random_start_scores": 0.5, "episode": "turn"}, "applies to whole games"),
-        ({"random_start_scores": 0.5, "env": {"name": "dice_age_v0"}}, "dice_age_v0 is not a race.*random_start_scores"),
+        ({"random_start_scores": 0.5, "env": {"name": "dice_age_v1"}}, "dice_age_v1 is not a race.*random_start_scores"),
     ],
 )
 def test_random_start_scores_bad_values(overrides: dict, message: str) -> None:

@@ -151,7 +151,7 @@ def test_each_decision_says_what_it_set_off_as_the_serve_page_does() -> None:
     """A replay's moves carry the same words as the serve page's steps (``DiceGameEnv.narrate``,
     told to the replay's view): Dice Age's round ends as a scoring of their own, and a seat's
     replay says nothing of other seats' face-down shells."""
-    log, _ = engine_game("dice_age_v0", seed=3)
+    log, _ = engine_game("dice_age_v1", seed=3)
     env, positions = log.make_env(), log.positions()
     for view in ("spectator", "player_0"):
         moves = replay_data(log, view)["moves"]
@@ -191,7 +191,7 @@ def test_many_legal_actions_show_the_likeliest_and_sum_the_rest(monkeypatch: pyt
     """A policy spread evenly over Dice Age's legal actions: at most ``MAX_BARS`` bars (here 3,
     fewer than Dice Age's widest choices), the rest summed."""
     monkeypatch.setattr(dice_envs.web.replay, "MAX_BARS", 3)
-    log = play_logged_game("dice_age_v0", ["random", "random"], seed=0)
+    log = play_logged_game("dice_age_v1", ["random", "random"], seed=0)
     env = log.make_env()
     widths = []
     for number, move in enumerate(log.moves):

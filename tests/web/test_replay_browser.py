@@ -165,7 +165,7 @@ def test_a_replay_says_what_each_move_set_off(browser: object, tmp_path: Path) -
     """The words of the serve page's steps, in a seat's replay of Dice Age: a move that ends a
     round shows its scoring in the decision panel and under it in the move list, with the other
     seat's score as the seat knows it (its shells face down)."""
-    log = play_logged_game("dice_age_v0", ["random", "random"], seed=3)
+    log = play_logged_game("dice_age_v1", ["random", "random"], seed=3)
     path = tmp_path / "dice_age.html"
     save_replay(log, path, view="player_0")
     moves = replay_data(log, "player_0")["moves"]

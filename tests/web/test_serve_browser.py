@@ -48,7 +48,7 @@ SLOW = "mcts:seconds=3"
 OPPONENTS = {
     "dino_hunt_v0": "cup_counter",
     "dalek_dice_v0": "protect_humans",
-    "dice_age_v0": "best_prey",
+    "dice_age_v1": "best_prey",
     "mammoth_hunters_v1": "random",
     "age_of_craft_v1": "builder",
 }
@@ -156,7 +156,7 @@ def test_a_whole_game_is_played_by_clicking_to_the_game_over_screen(browser: obj
 
 def test_agents_steps_are_played_back_at_the_chosen_pace_and_skipped(browser: object, server: str) -> None:
     context, page, problems = open_page(browser, server)
-    set_up(page, "dice_age_v0", "random", seat=1)
+    set_up(page, "dice_age_v1", "random", seat=1)
     page.select_option("#pace", "2000")  # type: ignore[attr-defined]
     page.wait_for_selector("body.waiting #step:not([hidden])")  # type: ignore[attr-defined]
     first = page.locator("#step").text_content()  # type: ignore[attr-defined]
@@ -252,8 +252,8 @@ def test_the_setup_page_offers_the_options_describes_the_agents_and_links_the_ru
     is; an option only some player counts take is offered only there; the game is played with
     the options chosen (its log says so); the rules open from the page."""
     context, page, problems = open_page(browser, server, accept_downloads=True)
-    page.wait_for_selector("#game option[value='dice_age_v0']", state="attached")  # type: ignore[attr-defined]
-    page.select_option("#game", "dice_age_v0")  # type: ignore[attr-defined]
+    page.wait_for_selector("#game option[value='dice_age_v1']", state="attached")  # type: ignore[attr-defined]
+    page.select_option("#game", "dice_age_v1")  # type: ignore[attr-defined]
     assert page.locator("select.opponent").input_value() == "best_prey"  # type: ignore[attr-defined]
     assert page.locator("#opponents .about").text_content().startswith("scripted heuristic: ")  # type: ignore[attr-defined]
     page.locator("select.opponent").select_option(SLOW)  # type: ignore[attr-defined]

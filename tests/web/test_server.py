@@ -159,7 +159,7 @@ def test_each_game_offers_its_options_and_the_strongest_agents_first(client: Tes
     the stored ladder rates highest, ``random`` last."""
     offers = {offer["env"]: offer for offer in client.get("/api/catalogue").json()["games"]}
     assert {env: [option["name"] for option in offer["options"]] for env, offer in offers.items()} == {
-        DINO: ["target_score"], "dalek_dice_v0": ["target_score"], "dice_age_v0": ["barbarians"],
+        DINO: ["target_score"], "dalek_dice_v0": ["target_score"], "dice_age_v1": ["barbarians"],
         "mammoth_hunters_v1": ["rounds"], "age_of_craft_v1": ["supply"],
     }
     for env_name, offer in offers.items():
@@ -175,7 +175,7 @@ def test_each_game_offers_its_options_and_the_strongest_agents_first(client: Tes
         assert offer["strongest"][-1] == "random" and sorted(offer["strongest"]) == sorted(agent["label"] for agent in offer["agents"])
         assert all(agent["description"] for agent in offer["agents"])
     assert offers[DINO]["strongest"] == ["cup_counter", "two_footprints", "random"]
-    assert offers["dice_age_v0"]["options"][0]["choices"][1]["players"] == [2, 3]
+    assert offers["dice_age_v1"]["options"][0]["choices"][1]["players"] == [2, 3]
     assert {agent["label"]: agent["description"] for agent in offers[DINO]["agents"]}["random"] == "random: uniformly random legal action"
 
 
@@ -290,8 +290,8 @@ def test_bad_new_games_are_refused_one_line_each(client: TestClient) -> None:
     for value in (True, 20.0, "20", [20], None, 51):
         refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {"target_score": value}}), 400, "target_score must be")
     refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {"max_steps": 5}}), 400, "no option 'max_steps'", "target_score")
-    refused(new({"game": "dice_age_v0", "seat": 0, "opponents": ["random"] * 3, "options": {"barbarians": True}}), 400, "barbarians variant is for 2 or 3")
-    refused(new({"game": "dice_age_v0", "seat": 0, "opponents": ["random"], "options": {"barbarians": 1}}), 400, "barbarians must be one of False, True")
+    refused(new({"game": "dice_age_v1", "seat": 0, "opponents": ["random"] * 3, "options": {"barbarians": True}}), 400, "barbarians variant is for 2 or 3")
+    refused(new({"game": "dice_age_v1", "seat": 0, "opponents": ["random"], "options": {"barbarians": 1}}), 400, "barbarians must be one of False, True")
     refused(new({"game": "age_of_craft_v1", "seat": 0, "opponents": ["random"], "options": {"supply": "all"}}), 400, "supply must be one of")
     refused(new({"game": DINO, "seat": 0, "opponents": ["random"], "options": {str(n): n for n in range(9)}}), 422, "options")
     refused(new(["dino_hunt_v0"]), 422)
@@ -436,7 +436,7 @@ def test_a_bust_and_a_stop_are_said_in_words(client: TestClient, env_name: str, 
 
 
 def test_a_dice_age_round_end_is_a_step_of_its_own_with_the_points_scored(client: TestClient) -> None:
-    final, steps = all_steps(client, "dice_age_v0", random.Random(0))
+    final, steps = all_steps(client, "dice_age_v1", random.Random(0))
     scorings = [step for step in steps if step["seat"] is None]
     assert [step["said"].split(".")[0] for step in scorings] == ["Round 1 ends", "Round 2 ends", "Round 3 ends", "Round 4 ends"][: len(scorings)]
     assert len(scorings) >= 3 and all("Points: " in step["said"] and step["player"] == "scoring" for step in scorings)
