@@ -90,21 +90,36 @@ class PolicyAgent(Agent):
     def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The policy's distribution over the legal actions of every row (a search's priors)."""
         with th.no_grad():
-            scores = self._scores(th.as_tensor(observations, dtype=th.float32))
-            scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
-            return th.softmax(scores, dim=1).numpy()
+            return self._probabilities(self._scores(th.as_tensor(observations, dtype=th.float32)), action_masks)
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         return self.probabilities(observation[np.newaxis], action_mask[np.newaxis])[0]
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head's estimate of each row's return for the player observing (MaskablePPO)."""
-        if not isinstance(self.policy, MaskableActorCriticPolicy):
-            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        with th.no_grad():
+            return self._values(self._actor_critic(), th.as_tensor(observations, dtype=th.float32))
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``probabilities`` and ``values`` of the rows in one pass (``dice_envs.agents.mcts.Evaluator``)."""
+        policy = self._actor_critic()
         with th.no_grad():
             observed = th.as_tensor(observations, dtype=th.float32)
-            features = policy_features(self.policy, observed, self.policy.vf_features_extractor)
-            return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
+            return self._probabilities(self._scores(observed), action_masks), self._values(policy, observed)
+
+    def _actor_critic(self) -> MaskableActorCriticPolicy:
+        if not isinstance(self.policy, MaskableActorCriticPolicy):
+            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        return self.policy
+
+    @staticmethod
+    def _probabilities(scores: th.Tensor, action_masks: np.ndarray) -> np.ndarray:
+        return th.softmax(scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf), dim=1).numpy()
+
+    @staticmethod
+    def _values(policy: MaskableActorCriticPolicy, observations: th.Tensor) -> np.ndarray:
+        features = policy_features(policy, observations, policy.vf_features_extractor)
+        return policy.value_net(policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
 
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
