@@ -1,5 +1,6 @@
 """Trained policies as ``agents.base.Agent``s, so tournaments, matches, ``play`` and opponent pools use
-them, and as the evaluator a search takes (``load_evaluator``); loading and saving them.
+them, and as the evaluator a search takes (``load_evaluator``: numpy or torch, whichever is faster
+for a pass's rows); loading and saving them.
 
 Models are named by the specs ``model:NAME`` and ``model:PATH`` (``dice_envs/agents/specs.py``,
 which imports this module, and so torch, only where a model is really built): a model saved by
@@ -11,6 +12,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,10 +21,11 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from stable_baselines3.dqn.policies import DQNPolicy
 
 from dice_envs.agents.base import Agent
+from dice_envs.agents.numpy_policy import ACTIVATIONS, Dense, NumpyPolicy
 from dice_envs.agents.specs import check_model_file
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -215,12 +218,81 @@ def load_model_agent(
     return PolicyAgent(env, policy, label=path.stem, seed=seed)
 
 
-def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Path, BasePolicy] | None = None) -> PolicyAgent:
+def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Path, BasePolicy] | None = None) -> SearchEvaluator:
     """The saved model at ``path`` as a search's evaluator (``dice_envs.agents.mcts.Evaluator``):
     its policy's priors and its value head's values; a model without a value head is a clear error."""
-    evaluator = load_model_agent(env, path, loaded=loaded)
-    evaluator.values(np.zeros((1, evaluator.layout.size), dtype=np.float32))  # a value head, or a clear error now
-    return evaluator
+    agent = load_model_agent(env, path, loaded=loaded)
+    agent.values(np.zeros((1, agent.layout.size), dtype=np.float32))  # a value head, or a clear error now
+    return SearchEvaluator(agent, numpy_policy(agent.policy))
+
+
+class SearchEvaluator:
+    """A policy as a search's evaluator, each pass computed by whichever is faster for its rows:
+    numpy below ``NUMPY_ROWS`` rows, torch from there.
+
+    The microseconds of one ``evaluate`` call, numpy / torch, from ``python
+    benchmarks/batched_search.py --evaluators`` (2026-12-02, one core, one torch thread and one
+    OpenBLAS thread, while other jobs kept both cores busy; positions of random games):
+
+    ========================  ==========  ==========  ==========  ==========
+    model                     1 row       16 rows     64 rows     256 rows
+    ========================  ==========  ==========  ==========  ==========
+    ``dice_age_ppo``          38 / 185    108 / 304   403 / 503   882 / 890
+    ``mammoth_hunters_ppo``   35 / 163    69 / 256    232 / 445   758 / 833
+    ``age_of_craft_ppo``      32 / 158    94 / 231    192 / 394   641 / 653
+    ``dino_hunt_ppo``         28 / 150    25 / 124    39 / 113    117 / 177
+    ``dalek_dice_ppo``        27 / 147    36 / 186    96 / 179    269 / 403
+    ========================  ==========  ==========  ==========  ==========
+
+    A torch call costs about 150 microseconds before any arithmetic; numpy's matrix products
+    cost little more than their arithmetic, so numpy is 3-6 times faster on the one to three rows
+    of a single search's pass.  From 256 rows both are bound by the same arithmetic (the largest
+    networks, Dice Age's and Age of Craft's, measured within 10% of each other at 256-1024 rows),
+    and torch is left the passes it can spread over more threads where it is given them.
+    """
+
+    def __init__(self, agent: PolicyAgent, numpy: NumpyPolicy | None) -> None:
+        """``numpy``: the policy's networks in numpy (``numpy_policy``), or ``None`` for torch alone."""
+        self.agent = agent
+        self.numpy = numpy
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.numpy is not None and len(observations) < NUMPY_ROWS:
+            return self.numpy.evaluate(observations, action_masks)
+        return self.agent.evaluate(observations, action_masks)
+
+
+NUMPY_ROWS = 256
+"""The rows from which a search's evaluator passes go through torch (``SearchEvaluator``)."""
+
+
+def numpy_policy(policy: BasePolicy) -> NumpyPolicy | None:
+    """A MaskablePPO MLP policy's weights as a ``NumpyPolicy``; ``None`` for any other policy (a
+    feature extractor that does more than flatten, a layer other than ``Linear`` and the activations
+    ``numpy_policy.ACTIVATIONS`` names)."""
+    if not isinstance(policy, MaskableActorCriticPolicy):
+        return None
+    if not all(isinstance(extractor, FlattenExtractor) for extractor in (policy.pi_features_extractor, policy.vf_features_extractor)):
+        return None
+    actor = _dense_layers([*policy.mlp_extractor.policy_net, policy.action_net])
+    critic = _dense_layers([*policy.mlp_extractor.value_net, policy.value_net])
+    return None if actor is None or critic is None else NumpyPolicy(actor, critic)
+
+
+def _dense_layers(modules: Sequence[th.nn.Module]) -> tuple[Dense, ...] | None:
+    """Linear layers, each followed by at most one activation, as ``Dense`` layers; ``None`` for anything else."""
+    layers: list[Dense] = []
+    for module in modules:
+        activation = type(module).__name__
+        if isinstance(module, th.nn.Linear):
+            weight = module.weight.detach().numpy().T.astype(np.float32, order="C")
+            bias = np.zeros(module.out_features, np.float32) if module.bias is None else module.bias.detach().numpy().astype(np.float32)
+            layers.append(Dense(weight, bias))
+        elif activation in ACTIVATIONS and layers and layers[-1].activation is None:
+            layers[-1] = replace(layers[-1], activation=activation)
+        else:
+            return None
+    return tuple(layers)
 
 
 def policy_to_bytes(policy: BasePolicy) -> bytes:
