@@ -231,22 +231,22 @@ class SearchEvaluator:
     numpy below ``NUMPY_ROWS`` rows, torch from there.
 
     The microseconds of one ``evaluate`` call, numpy / torch, from ``python
-    benchmarks/batched_search.py --evaluators`` (2026-12-02, one core, one torch thread and one
-    OpenBLAS thread, while other jobs kept both cores busy; positions of random games):
+    benchmarks/batched_search.py`` (2026-12-02, one core, one torch thread and one OpenBLAS
+    thread, while other jobs kept both cores busy; positions of random games; docs/benchmarks.md):
 
-    ========================  ==========  ==========  ==========  ==========
+    ========================  ==========  ==========  ==========  ===========
     model                     1 row       16 rows     64 rows     256 rows
-    ========================  ==========  ==========  ==========  ==========
-    ``dice_age_ppo``          38 / 185    108 / 304   403 / 503   882 / 890
-    ``mammoth_hunters_ppo``   35 / 163    69 / 256    232 / 445   758 / 833
-    ``age_of_craft_ppo``      32 / 158    94 / 231    192 / 394   641 / 653
-    ``dino_hunt_ppo``         28 / 150    25 / 124    39 / 113    117 / 177
-    ``dalek_dice_ppo``        27 / 147    36 / 186    96 / 179    269 / 403
-    ========================  ==========  ==========  ==========  ==========
+    ========================  ==========  ==========  ==========  ===========
+    ``dice_age_ppo``          26 / 147    127 / 370   252 / 394   949 / 1538
+    ``mammoth_hunters_ppo``   28 / 144    126 / 193   210 / 464   768 / 714
+    ``age_of_craft_ppo``      29 / 138    57 / 158    180 / 330   650 / 739
+    ``dino_hunt_ppo``         18 / 138    21 / 124    37 / 105    115 / 188
+    ``dalek_dice_ppo``        25 / 129    35 / 105    87 / 151    262 / 353
+    ========================  ==========  ==========  ==========  ===========
 
-    A torch call costs about 150 microseconds before any arithmetic; numpy's matrix products
-    cost little more than their arithmetic, so numpy is 3-6 times faster on the one to three rows
-    of a single search's pass.  From 256 rows both are bound by the same arithmetic (the largest
+    A torch call costs about 130-150 microseconds before any arithmetic; numpy's matrix products
+    cost little more than their arithmetic, so numpy is 5-8 times faster on one row (a single
+    search's pass is one to three) and 1.5-6 times on 16.  From 256 rows both are bound by the same arithmetic (the largest
     networks, Dice Age's and Age of Craft's, measured within 10% of each other at 256-1024 rows),
     and torch is left the passes it can spread over more threads where it is given them.
     """

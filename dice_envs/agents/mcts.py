@@ -30,6 +30,11 @@ AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the value
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
 ``closed``: above; with a ``model`` too).  A decision with one legal action costs no search.
 
+``MCTSAgent.search_many`` searches many positions at once (``act_in`` is asked about every game
+waiting for the agent): with a ``model`` their trees run in lockstep and one network pass answers
+the requests of all of them; each position's search has its own generators, drawn from the
+agent's in position order, so its result is the one it would get searched alone.
+
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
 until then, and is worth the points its score gained since the root over the most one turn can
