@@ -28,12 +28,18 @@ steps before the scores judge, default none: to the end), ``model`` (a MaskableP
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
-``closed``: above; with a ``model`` too).  A decision with one legal action costs no search.
+``closed``: above; with a ``model`` too), ``leaves`` (with a ``model``: the simulations of one tree
+that wait for the same network pass, default 1, below).  A decision with one legal action costs
+no search.
 
 ``MCTSAgent.search_many`` searches many positions at once (``act_in`` is asked about every game
 waiting for the agent): with a ``model`` their trees run in lockstep and one network pass answers
 the requests of all of them; each position's search has its own generators, drawn from the
-agent's in position order, so its result is the one it would get searched alone.
+agent's in position order, so its result is the one it would get searched alone.  With
+``leaves=K`` each tree has up to K simulations under way at once, all answered by the same pass;
+while one waits, each node on its path counts a visit that has won nothing (a *virtual loss*), so
+the others choose other paths.  With one (the default) there is never another to see it, and the
+search is AlphaZero's, one simulation after another.
 
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
@@ -66,6 +72,7 @@ MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 3600.0
 """The largest budgets a decision takes: beyond them a search would not return in any useful time
 (``seconds=inf`` never would)."""
+MAX_LEAVES = 256
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class SearchOptions:
     model: str | None = None
     objective: str = "game"
     chance: str = "open"
+    leaves: int = 1
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -94,6 +102,10 @@ class SearchOptions:
             raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.chance not in CHANCES:
             raise ParameterError(f"mcts: chance must be one of {', '.join(CHANCES)}, got {self.chance!r}")
+        if isinstance(self.leaves, bool) or not isinstance(self.leaves, int) or not 1 <= self.leaves <= MAX_LEAVES:
+            raise ParameterError(f"mcts: leaves must be a whole number from 1 to {MAX_LEAVES}, got {self.leaves!r}")
+        if self.leaves > 1 and self.model is None:
+            raise ParameterError("mcts: leaves is the simulations of a tree waiting for one network pass: it needs a model")
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
@@ -190,14 +202,19 @@ class _Tree:
     """With ``objective=turn``: the searcher's seat and its score at the root."""
     root: _Node = field(default_factory=_Node)
     simulations: int = 0
-    simulation: Simulation | None = None
-    """The guided simulation under way."""
+    """Simulations finished."""
+    under_way: list[Simulation] = field(default_factory=list)
+    """The guided simulations waiting for the evaluator (at most ``leaves``)."""
+
+
+Path = list[tuple[_Node, int]]
+"""A simulation's way down the tree: each node it went through and the seat whose action led there."""
 
 
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K)"
     )
 
     def __init__(
@@ -282,11 +299,12 @@ class MCTSAgent(Agent):
     def _deadline(self) -> float | None:
         return None if self.options.seconds is None else time.perf_counter() + self.options.seconds
 
-    def _may_simulate(self, tree: _Tree, deadline: float | None) -> bool:
-        """Whether the budget allows the tree another simulation (a deadline allows at least one)."""
+    def _may_simulate(self, tree: _Tree, deadline: float | None, under_way: int = 0) -> bool:
+        """Whether the budget allows the tree another simulation beside the ``under_way`` ones
+        (a deadline allows at least one)."""
         if deadline is None:
-            return tree.simulations < self.options.simulations
-        return time.perf_counter() < deadline or not tree.simulations
+            return tree.simulations + under_way < self.options.simulations
+        return time.perf_counter() < deadline or not tree.simulations + under_way
 
     def _observed(self, state: GameState, seat: int) -> bytes:
         """What ``seat`` observes at ``state``, as a key: its encoded observation, nothing hidden
@@ -370,34 +388,43 @@ class MCTSAgent(Agent):
     def _run_in_lockstep(self, trees: list[_Tree], deadline: float | None) -> None:
         """Every tree's simulations, each run until it needs the evaluator; then one pass answers
         all their requests and they resume, until every tree's budget is spent."""
-        assert self.evaluator is not None
-        waiting = [(tree, request) for tree in trees if (request := self._advance(tree, None, deadline)) is not None]
+        waiting = [(tree, requests) for tree in trees if (requests := self._advance(tree, [], deadline))]
         while waiting:
-            observations = [request[0] for _, request in waiting]
-            probabilities, values = self.evaluator.evaluate(np.concatenate(observations), np.concatenate([request[1] for _, request in waiting]))
-            ends = np.cumsum([len(rows) for rows in observations]).tolist()
-            answered = [
-                (tree, self._advance(tree, (probabilities[end - len(rows) : end], values[end - len(rows) : end]), deadline))
-                for (tree, _), rows, end in zip(waiting, observations, ends)
+            answers = iter(self._answer([request for _, requests in waiting for request in requests]))
+            waiting = [
+                (tree, requests) for tree, asked in waiting if (requests := self._advance(tree, [next(answers) for _ in asked], deadline))
             ]
-            waiting = [(tree, request) for tree, request in answered if request is not None]
 
-    def _advance(self, tree: _Tree, answer: Answer | None, deadline: float | None) -> Request | None:
-        """Run the tree's simulations on (the one under way from ``answer``, then new ones while the
-        budget allows) until one asks the evaluator something: that request, or ``None`` once the
-        budget is spent."""
-        while True:
-            try:
-                if answer is not None:
-                    assert tree.simulation is not None
-                    return tree.simulation.send(answer)
-                if not self._may_simulate(tree, deadline):
-                    return None
-                tree.simulation = self._simulate_guided(tree)
-                return next(tree.simulation)
-            except StopIteration:  # a simulation ended, its values backed up
-                tree.simulations += 1
-                answer = None
+    def _answer(self, requests: list[Request]) -> list[Answer]:
+        """One evaluator pass over the rows of every request, split into each one's answer."""
+        assert self.evaluator is not None
+        probabilities, values = self.evaluator.evaluate(np.concatenate([rows for rows, _ in requests]), np.concatenate([masks for _, masks in requests]))
+        ends = np.cumsum([len(rows) for rows, _ in requests]).tolist()
+        return [(probabilities[end - len(rows) : end], values[end - len(rows) : end]) for (rows, _), end in zip(requests, ends)]
+
+    def _advance(self, tree: _Tree, answers: list[Answer], deadline: float | None) -> list[Request]:
+        """Resume the tree's simulations under way with their ``answers``, and start new ones up to
+        ``leaves`` while the budget allows, each run on until it asks the evaluator something:
+        their requests (none once the budget is spent)."""
+        resumed = [(simulation, self._resume(tree, simulation, answer)) for simulation, answer in zip(tree.under_way, answers)]
+        waiting = [(simulation, request) for simulation, request in resumed if request is not None]
+        while len(waiting) < self.options.leaves and self._may_simulate(tree, deadline, len(waiting)):
+            simulation = self._simulate_guided(tree)
+            request = self._resume(tree, simulation, None)
+            if request is not None:
+                waiting.append((simulation, request))
+        tree.under_way = [simulation for simulation, _ in waiting]
+        return [request for _, request in waiting]
+
+    @staticmethod
+    def _resume(tree: _Tree, simulation: Simulation, answer: Answer | None) -> Request | None:
+        """Run a simulation on (from its start, or with ``answer``) to its next request; ``None``
+        once it has ended, its values backed up."""
+        try:
+            return next(simulation) if answer is None else simulation.send(answer)
+        except StopIteration:
+            tree.simulations += 1
+            return None
 
     def _simulate_guided(self, tree: _Tree) -> Simulation:
         """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
@@ -407,16 +434,19 @@ class MCTSAgent(Agent):
         game, rng, seat = self.game, tree.rng, tree.seat
         state = game.resample_hidden(tree.state, seat, rng)
         closed = self.options.chance == "closed"
-        node, path = tree.root, []
+        node = tree.root
+        path: Path = []
         node.visits += 1
         while True:
             player = game.current_player(state)
             if player == TERMINAL:
-                values = yield from self._leaf_values(state)
+                values = yield from self._leaf_values(state, path)
                 break
             legal = game.legal_actions(state)
             if node.priors is None:
-                node.priors = yield from self._priors(state, player, legal)
+                priors = yield from self._priors(state, player, legal, path)
+                if node.priors is None:  # not set meanwhile by another simulation under way (leaves)
+                    node.priors = priors
             priors = node.priors
             for action in legal:
                 child = node.children.get(action)
@@ -432,7 +462,7 @@ class MCTSAgent(Agent):
             game.apply(state, action, rng)
             path.append((child, player))
             if expanded:
-                values = yield from self._leaf_values(state)
+                values = yield from self._leaf_values(state, path)
                 break
             if closed:
                 node = child.outcome(self._observed(state, seat))
@@ -443,19 +473,31 @@ class MCTSAgent(Agent):
             node.visits += 1
             node.total += values[player]
 
-    def _priors(self, state: GameState, seat: int, legal: list[int]) -> Generator[Request, Answer, dict[int, float]]:
+    def _priors(self, state: GameState, seat: int, legal: list[int], path: Path) -> Generator[Request, Answer, dict[int, float]]:
         mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
         mask[0, legal] = 1
-        probabilities, _ = yield self.env.encoder.encode(state, seat)[np.newaxis], mask
+        probabilities, _ = yield from _ask(self.env.encoder.encode(state, seat)[np.newaxis], mask, path)
         return {action: float(probabilities[0, action]) for action in legal}
 
-    def _leaf_values(self, state: GameState) -> Generator[Request, Answer, list[float]]:
+    def _leaf_values(self, state: GameState, path: Path) -> Generator[Request, Answer, list[float]]:
         if self.game.current_player(state) == TERMINAL:
             return _unit_values(self.game.returns(state))
         seats = range(self.game.num_players)
         observations = np.stack([self.env.encoder.encode(state, seat) for seat in seats])
-        _, values = yield observations, np.ones((len(seats), self.game.num_actions), dtype=np.int8)  # only the values are read
+        _, values = yield from _ask(observations, np.ones((len(seats), self.game.num_actions), dtype=np.int8), path)  # only the values are read
         return [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
+
+
+def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[Request, Answer, Answer]:
+    """Ask the evaluator about the rows, and wait: meanwhile each node on the path counts a visit
+    that has won nothing (a virtual loss), so that the tree's other simulations waiting for the
+    same pass (``leaves``) go elsewhere; with one under way at a time none is there to see it."""
+    for node, _ in path:
+        node.visits += 1
+    answer = yield observations, masks
+    for node, _ in path:
+        node.visits -= 1
+    return answer
 
 
 def _puct(child: _Node | None, prior: float, scale: float) -> float:

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import dice_envs
-from dice_envs.agents.mcts import MCTSAgent, SearchOptions
+from dice_envs.agents.mcts import Evaluator, MCTSAgent, SearchOptions, parse_options
 from dice_envs.agents.specs import build_search
+from dice_envs.core.engine import ParameterError
 from dice_envs.core.state import GameState
 from tests.conformance.playouts import random_playout
 
@@ -68,3 +69,45 @@ def test_a_deadline_stops_every_tree_after_one_simulation_at_least() -> None:
     results = search("dino_hunt_v0", env, SearchOptions(seconds=1e-6, model="dino_hunt_ppo")).search_many(states, seats)
     assert all(counts.sum() >= 1 for _, counts in results)
     assert all(counts.sum() == 1 for state, (_, counts) in zip(states, results) if len(env.game.legal_actions(state)) == 1)
+
+
+class CountingEvaluator:
+    """An evaluator that counts its passes."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+        self.passes = 0
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.passes += 1
+        return self.evaluator.evaluate(observations, action_masks)
+
+
+def test_leaves_wait_for_one_pass_together() -> None:
+    """With ``leaves=4`` a tree's simulations wait four at a time for the same pass (a virtual
+    loss sending each down another path): fewer passes for the same budget; ``leaves=1`` is the
+    default search itself."""
+    env = dice_envs.make("dice_age_v0")
+    states, seats = positions(env, games=1)
+    passes, results = {}, {}
+    for leaves in (1, 4):
+        agent = search("dice_age_v0", env, SearchOptions(simulations=16, model="dice_age_ppo", leaves=leaves))
+        assert agent.evaluator is not None
+        counting = agent.evaluator = CountingEvaluator(agent.evaluator)
+        results[leaves] = agent.search_many(states[1:2], seats[1:2])
+        passes[leaves] = counting.passes
+        assert results[leaves][0][1].sum() == 16
+    assert passes[4] < passes[1] / 2
+    default = search("dice_age_v0", env, SearchOptions(simulations=16, model="dice_age_ppo")).search_many(states[1:2], seats[1:2])
+    assert default[0][0] == results[1][0][0] and np.array_equal(default[0][1], results[1][0][1])
+
+
+def test_leaves_come_from_the_spec_with_a_model_only() -> None:
+    assert parse_options("mcts:leaves=8,model=dice_age_ppo") == SearchOptions(leaves=8, model="dice_age_ppo")
+    for spec, message in [
+        ("mcts:leaves=4", "leaves is the simulations of a tree waiting for one network pass: it needs a model"),
+        ("mcts:leaves=0,model=dice_age_ppo", "leaves must be a whole number from 1 to 256, got 0"),
+        ("mcts:leaves=1000,model=dice_age_ppo", "leaves must be a whole number from 1 to 256, got 1000"),
+    ]:
+        with pytest.raises(ParameterError, match=message):
+            parse_options(spec)

@@ -8,7 +8,7 @@ from benchmarks import batched_search
 
 
 def test_its_quick_run_reports_every_cell(capsys: pytest.CaptureFixture[str]) -> None:
-    batched_search.main(["--quick", "--envs", "dino_hunt_v0"])
+    batched_search.main(["--quick", "--envs", "dino_hunt_v0", "--leaves", "2"])
     out = capsys.readouterr().out
     assert "| `dino_hunt_ppo` | " in out and "x) |" in out  # the evaluators: numpy / torch
     row = next(line for line in out.splitlines() if line.startswith("| `dino_hunt_v0` |"))
@@ -18,4 +18,4 @@ def test_its_quick_run_reports_every_cell(capsys: pytest.CaptureFixture[str]) ->
 def test_it_refuses_an_empty_budget(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         batched_search.main(["--simulations", "0"])
-    assert "--simulations and --positions must be at least 1" in capsys.readouterr().err
+    assert "--simulations, --positions and --leaves must be at least 1" in capsys.readouterr().err
