@@ -232,23 +232,27 @@ class SearchEvaluator:
 
     The microseconds of one ``evaluate`` call, numpy / torch, from ``python
     benchmarks/batched_search.py`` (2026-12-02, one core, one torch thread and one OpenBLAS
-    thread, while other jobs kept both cores busy; positions of random games; docs/benchmarks.md):
+    thread, the machine otherwise idle; positions of random games; docs/benchmarks.md):
 
-    ========================  ==========  ==========  ==========  ===========
+    ========================  ==========  ==========  ==========  ==========
     model                     1 row       16 rows     64 rows     256 rows
-    ========================  ==========  ==========  ==========  ===========
-    ``dice_age_ppo``          26 / 147    127 / 370   252 / 394   949 / 1538
-    ``mammoth_hunters_ppo``   28 / 144    126 / 193   210 / 464   768 / 714
-    ``age_of_craft_ppo``      29 / 138    57 / 158    180 / 330   650 / 739
-    ``dino_hunt_ppo``         18 / 138    21 / 124    37 / 105    115 / 188
-    ``dalek_dice_ppo``        25 / 129    35 / 105    87 / 151    262 / 353
-    ========================  ==========  ==========  ==========  ===========
+    ========================  ==========  ==========  ==========  ==========
+    ``dice_age_ppo``          24 / 102    70 / 167    230 / 304   786 / 793
+    ``mammoth_hunters_ppo``   22 / 89     62 / 169    201 / 268   672 / 748
+    ``age_of_craft_ppo``      22 / 89     59 / 129    181 / 259   611 / 659
+    ``dino_hunt_ppo``         16 / 77     23 / 92     37 / 100    114 / 170
+    ``dalek_dice_ppo``        18 / 81     34 / 94     82 / 143    243 / 297
+    ========================  ==========  ==========  ==========  ==========
 
-    A torch call costs about 130-150 microseconds before any arithmetic; numpy's matrix products
-    cost little more than their arithmetic, so numpy is 5-8 times faster on one row (a single
-    search's pass is one to three) and 1.5-6 times on 16.  From 256 rows both are bound by the same arithmetic (the largest
-    networks, Dice Age's and Age of Craft's, measured within 10% of each other at 256-1024 rows),
-    and torch is left the passes it can spread over more threads where it is given them.
+    A torch call costs 80-150 microseconds before any arithmetic (the more, the busier the
+    machine); numpy's matrix products cost little more than their arithmetic, so numpy is 4-5
+    times faster on one row (a single search's pass is one to three) and 2-4 times on 16.  From
+    256 rows both are bound by the same arithmetic (the largest networks, Dice Age's and Age of
+    Craft's, measured within 10% of each other at 256-1024 rows), and torch is left the passes it
+    can spread over more threads where it is given them.
+
+    The numpy networks are a copy of the weights when the evaluator is built: build another
+    after the policy's weights change (a policy still training).
     """
 
     def __init__(self, agent: PolicyAgent, numpy: NumpyPolicy | None) -> None:
