@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,15 +93,16 @@ def test_it_finds_a_forced_win() -> None:
 
 
 @pytest.mark.parametrize("chance", ["open", "closed"])
-@pytest.mark.parametrize("env_name, players", [("mammoth_hunters_v1", 3), ("dice_age_v1", 2)])
-def test_it_cannot_peek(env_name: str, players: int, chance: str) -> None:
+@pytest.mark.parametrize("env_name, players, model", [("mammoth_hunters_v1", 3, "mammoth_hunters_ppo"), ("dice_age_v1", 2, "dice_age_ppo")])
+def test_it_cannot_peek(env_name: str, players: int, model: str, chance: str) -> None:
     """Two positions that differ only in what the searcher cannot see get the same decisions from
     the same seed: every simulation starts from a redeal of exactly the hidden part, and a closed
-    loop's nodes are told apart by what the searcher observes only."""
+    loop's nodes are told apart by what the searcher observes only.  So do the positions searched
+    together (``search_many``), by rollouts and by a learned evaluator in lockstep."""
     env = dice_envs.make(env_name, num_players=players)
     game = env.game
     states = [state.clone() for state in random_playout(game, seed=3)]
-    compared = 0
+    pairs = []
     for state in states[:: max(1, len(states) // 25)]:
         seat = game.current_player(state)
         if len(game.legal_actions(state)) < 2:
@@ -112,8 +114,15 @@ def test_it_cannot_peek(env_name: str, players: int, chance: str) -> None:
         assert first.search(state, seat) == second.search(other, seat)
         if chance == "closed":  # a node is told apart by what the seat sees, never by what it cannot
             assert first._observed(state, seat) == first._observed(other, seat)
-        compared += 1
-    assert compared >= 3
+        pairs.append((state, other, seat))
+    assert len(pairs) >= 3
+    seats = [seat for _, _, seat in pairs]
+    for options in (SearchOptions(simulations=12, chance=chance), SearchOptions(simulations=12, chance=chance, model=model)):
+        first, second = (build_search(env_name, options, env, seed=5) for _ in range(2))
+        seen = first.search_many([state for state, _, _ in pairs], seats)
+        redealt = second.search_many([other for _, other, _ in pairs], seats)
+        assert [move for move, _ in seen] == [move for move, _ in redealt]
+        assert all(np.array_equal(counts, other_counts) for (_, counts), (_, other_counts) in zip(seen, redealt))
 
 
 def test_it_is_a_training_opponent_searching_each_environments_own_game() -> None:
@@ -250,7 +259,7 @@ def test_the_benchmark_passes_search_options_to_its_rows(capsys: pytest.CaptureF
 def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
     """After rolling, the closed loop's nodes are the rolls the searcher can tell apart (each its
     own keep choices); the open loop keeps one node for the roll, whatever the dice showed."""
-    from dice_envs.agents.mcts import _Node
+    from dice_envs.agents.mcts import _Tree
     from dice_envs.dalek_dice.actions import ROLL
 
     env = dice_envs.make("dalek_dice_v0")
@@ -259,9 +268,9 @@ def test_a_closed_loop_has_a_node_for_each_outcome_the_searcher_sees() -> None:
     roots = {}
     for chance in ("open", "closed"):
         agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=60, objective="turn", chance=chance))
-        roots[chance] = root = _Node()
-        for _ in range(60):
-            agent._simulate(root, state.clone(), 0, (0, 0))
+        tree = _Tree(state, 0, game.legal_actions(state), np.random.default_rng(0), random.Random(0), (0, 0))
+        agent._run_rollouts(tree)  # searched as a position with a choice would be
+        roots[chance] = tree.root
     assert roots["open"].children[ROLL].outcomes is None
     outcomes = roots["closed"].children[ROLL].outcomes
     assert outcomes is not None and len(outcomes) > 20  # a roll of ten dice: hundreds of outcomes

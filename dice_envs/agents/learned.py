@@ -1,5 +1,6 @@
 """Trained policies as ``agents.base.Agent``s, so tournaments, matches, ``play`` and opponent pools use
-them, and as the evaluator a search takes (``load_evaluator``); loading and saving them.
+them, and as the evaluator a search takes (``load_evaluator``: numpy or torch, whichever is faster
+for a pass's rows); loading and saving them.
 
 Models are named by the specs ``model:NAME`` and ``model:PATH`` (``dice_envs/agents/specs.py``,
 which imports this module, and so torch, only where a model is really built): a model saved by
@@ -11,6 +12,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Mapping, MutableMapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -19,10 +21,11 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.save_util import load_from_zip_file, save_to_zip_file
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
 from stable_baselines3.dqn.policies import DQNPolicy
 
 from dice_envs.agents.base import Agent
+from dice_envs.agents.numpy_policy import ACTIVATIONS, Dense, NumpyPolicy
 from dice_envs.agents.specs import check_model_file
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -90,21 +93,36 @@ class PolicyAgent(Agent):
     def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """The policy's distribution over the legal actions of every row (a search's priors)."""
         with th.no_grad():
-            scores = self._scores(th.as_tensor(observations, dtype=th.float32))
-            scores = scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf)
-            return th.softmax(scores, dim=1).numpy()
+            return self._probabilities(self._scores(th.as_tensor(observations, dtype=th.float32)), action_masks)
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         return self.probabilities(observation[np.newaxis], action_mask[np.newaxis])[0]
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The value head's estimate of each row's return for the player observing (MaskablePPO)."""
-        if not isinstance(self.policy, MaskableActorCriticPolicy):
-            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        with th.no_grad():
+            return self._values(self._actor_critic(), th.as_tensor(observations, dtype=th.float32))
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``probabilities`` and ``values`` of the rows in one pass (``dice_envs.agents.mcts.Evaluator``)."""
+        policy = self._actor_critic()
         with th.no_grad():
             observed = th.as_tensor(observations, dtype=th.float32)
-            features = policy_features(self.policy, observed, self.policy.vf_features_extractor)
-            return self.policy.value_net(self.policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
+            return self._probabilities(self._scores(observed), action_masks), self._values(policy, observed)
+
+    def _actor_critic(self) -> MaskableActorCriticPolicy:
+        if not isinstance(self.policy, MaskableActorCriticPolicy):
+            raise ParameterError(f"model {self.label!r} has no value head (a MaskablePPO model has one)")
+        return self.policy
+
+    @staticmethod
+    def _probabilities(scores: th.Tensor, action_masks: np.ndarray) -> np.ndarray:
+        return th.softmax(scores.masked_fill(~th.as_tensor(action_masks, dtype=th.bool), -th.inf), dim=1).numpy()
+
+    @staticmethod
+    def _values(policy: MaskableActorCriticPolicy, observations: th.Tensor) -> np.ndarray:
+        features = policy_features(policy, observations, policy.vf_features_extractor)
+        return policy.value_net(policy.mlp_extractor.forward_critic(features)).numpy().reshape(-1)
 
     def _scores(self, observations: th.Tensor) -> th.Tensor:
         """The policy's score of every action: MaskablePPO's logits, masked DQN's Q-values."""
@@ -200,12 +218,85 @@ def load_model_agent(
     return PolicyAgent(env, policy, label=path.stem, seed=seed)
 
 
-def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Path, BasePolicy] | None = None) -> PolicyAgent:
+def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Path, BasePolicy] | None = None) -> SearchEvaluator:
     """The saved model at ``path`` as a search's evaluator (``dice_envs.agents.mcts.Evaluator``):
     its policy's priors and its value head's values; a model without a value head is a clear error."""
-    evaluator = load_model_agent(env, path, loaded=loaded)
-    evaluator.values(np.zeros((1, evaluator.layout.size), dtype=np.float32))  # a value head, or a clear error now
-    return evaluator
+    agent = load_model_agent(env, path, loaded=loaded)
+    agent.values(np.zeros((1, agent.layout.size), dtype=np.float32))  # a value head, or a clear error now
+    return SearchEvaluator(agent, numpy_policy(agent.policy))
+
+
+class SearchEvaluator:
+    """A policy as a search's evaluator, each pass computed by whichever is faster for its rows:
+    numpy below ``NUMPY_ROWS`` rows, torch from there.
+
+    The microseconds of one ``evaluate`` call, numpy / torch, from ``python
+    benchmarks/batched_search.py`` (2026-12-02, one core, one torch thread and one OpenBLAS
+    thread, the machine otherwise idle; positions of random games; docs/benchmarks.md):
+
+    ========================  ==========  ==========  ==========  ==========
+    model                     1 row       16 rows     64 rows     256 rows
+    ========================  ==========  ==========  ==========  ==========
+    ``dice_age_ppo``          24 / 102    70 / 167    230 / 304   786 / 793
+    ``mammoth_hunters_ppo``   22 / 89     62 / 169    201 / 268   672 / 748
+    ``age_of_craft_ppo``      22 / 89     59 / 129    181 / 259   611 / 659
+    ``dino_hunt_ppo``         16 / 77     23 / 92     37 / 100    114 / 170
+    ``dalek_dice_ppo``        18 / 81     34 / 94     82 / 143    243 / 297
+    ========================  ==========  ==========  ==========  ==========
+
+    A torch call costs 80-150 microseconds before any arithmetic (the more, the busier the
+    machine); numpy's matrix products cost little more than their arithmetic, so numpy is 4-5
+    times faster on one row (a single search's pass is one to three) and 2-4 times on 16.  From
+    256 rows both are bound by the same arithmetic (the largest networks, Dice Age's and Age of
+    Craft's, measured within 10% of each other at 256-1024 rows), and torch is left the passes it
+    can spread over more threads where it is given them.
+
+    The numpy networks are a copy of the weights when the evaluator is built: build another
+    after the policy's weights change (a policy still training).
+    """
+
+    def __init__(self, agent: PolicyAgent, numpy: NumpyPolicy | None) -> None:
+        """``numpy``: the policy's networks in numpy (``numpy_policy``), or ``None`` for torch alone."""
+        self.agent = agent
+        self.numpy = numpy
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self.numpy is not None and len(observations) < NUMPY_ROWS:
+            return self.numpy.evaluate(observations, action_masks)
+        return self.agent.evaluate(observations, action_masks)
+
+
+NUMPY_ROWS = 256
+"""The rows from which a search's evaluator passes go through torch (``SearchEvaluator``)."""
+
+
+def numpy_policy(policy: BasePolicy) -> NumpyPolicy | None:
+    """A MaskablePPO MLP policy's weights as a ``NumpyPolicy``; ``None`` for any other policy (a
+    feature extractor that does more than flatten, a layer other than ``Linear`` and the activations
+    ``numpy_policy.ACTIVATIONS`` names)."""
+    if not isinstance(policy, MaskableActorCriticPolicy):
+        return None
+    if not all(isinstance(extractor, FlattenExtractor) for extractor in (policy.pi_features_extractor, policy.vf_features_extractor)):
+        return None
+    actor = _dense_layers([*policy.mlp_extractor.policy_net, policy.action_net])
+    critic = _dense_layers([*policy.mlp_extractor.value_net, policy.value_net])
+    return None if actor is None or critic is None else NumpyPolicy(actor, critic)
+
+
+def _dense_layers(modules: Sequence[th.nn.Module]) -> tuple[Dense, ...] | None:
+    """Linear layers, each followed by at most one activation, as ``Dense`` layers; ``None`` for anything else."""
+    layers: list[Dense] = []
+    for module in modules:
+        activation = type(module).__name__
+        if isinstance(module, th.nn.Linear):
+            weight = module.weight.detach().numpy().T.astype(np.float32, order="C")
+            bias = np.zeros(module.out_features, np.float32) if module.bias is None else module.bias.detach().numpy().astype(np.float32)
+            layers.append(Dense(weight, bias))
+        elif activation in ACTIVATIONS and layers and layers[-1].activation is None:
+            layers[-1] = replace(layers[-1], activation=activation)
+        else:
+            return None
+    return tuple(layers)
 
 
 def policy_to_bytes(policy: BasePolicy) -> bytes:

@@ -28,7 +28,18 @@ steps before the scores judge, default none: to the end), ``model`` (a MaskableP
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
-``closed``: above; with a ``model`` too).  A decision with one legal action costs no search.
+``closed``: above; with a ``model`` too), ``leaves`` (with a ``model``: the simulations of one tree
+that wait for the same network pass, default 1, below).  A decision with one legal action costs
+no search.
+
+``MCTSAgent.search_many`` searches many positions at once (``act_in`` is asked about every game
+waiting for the agent): with a ``model`` their trees run in lockstep and one network pass answers
+the requests of all of them; each position's search has its own generators, drawn from the
+agent's in position order, so its result is the one it would get searched alone.  With
+``leaves=K`` each tree has up to K simulations under way at once, all answered by the same pass;
+while one waits, each node on its path counts a visit that has won nothing (a *virtual loss*), so
+the others choose other paths.  With one (the default) there is never another to see it, and the
+search is AlphaZero's, one simulation after another.
 
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
@@ -43,8 +54,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
@@ -61,6 +72,7 @@ MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 3600.0
 """The largest budgets a decision takes: beyond them a search would not return in any useful time
 (``seconds=inf`` never would)."""
+MAX_LEAVES = 256
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,7 @@ class SearchOptions:
     model: str | None = None
     objective: str = "game"
     chance: str = "open"
+    leaves: int = 1
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -89,6 +102,10 @@ class SearchOptions:
             raise ParameterError(f"mcts: objective must be one of {', '.join(OBJECTIVES)}, got {self.objective!r}")
         if self.chance not in CHANCES:
             raise ParameterError(f"mcts: chance must be one of {', '.join(CHANCES)}, got {self.chance!r}")
+        if isinstance(self.leaves, bool) or not isinstance(self.leaves, int) or not 1 <= self.leaves <= MAX_LEAVES:
+            raise ParameterError(f"mcts: leaves must be a whole number from 1 to {MAX_LEAVES}, got {self.leaves!r}")
+        if self.leaves > 1 and self.model is None:
+            raise ParameterError("mcts: leaves is the simulations of a tree waiting for one network pass: it needs a model")
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
@@ -109,7 +126,7 @@ def parse_options(spec: str) -> SearchOptions:
     name, _, text = spec.partition(":")
     if name != SPEC_NAME:
         raise ParameterError(f"not an mcts spec: {spec!r}")
-    types = {field.name: field.type for field in fields(SearchOptions)}
+    types = {option.name: option.type for option in fields(SearchOptions)}
     values: dict[str, Any] = {}
     for pair in filter(None, text.split(",")):
         key, sep, value = pair.partition("=")
@@ -128,13 +145,18 @@ class Evaluator(Protocol):
     """What a learned evaluator gives the search (as OpenSpiel's MCTSBot takes one): a trained
     policy's priors and its value head's estimates (``dice_envs.agents.learned.load_evaluator``)."""
 
-    def probabilities(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """Each row's distribution over the actions, zero for those its mask forbids."""
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For every row, in one pass: its distribution over the actions (zero for those its mask
+        forbids) and its estimated return, in [-1, 1], for the player observing."""
         ...
 
-    def values(self, observations: np.ndarray) -> np.ndarray:
-        """Each row's estimated return, in [-1, 1], for the player observing."""
-        ...
+
+Request = tuple[np.ndarray, np.ndarray]
+"""What a guided simulation asks the evaluator: observations and their action masks."""
+Answer = tuple[np.ndarray, np.ndarray]
+"""The evaluator's answer to a ``Request``: the rows' probabilities and values."""
+Simulation = Generator[Request, Answer, None]
+"""One guided simulation: it yields each request it needs answered and is sent the answer."""
 
 
 class _Node:
@@ -164,10 +186,35 @@ class _Node:
         return node
 
 
+@dataclass
+class _Tree:
+    """One position's search: its root, its own generators (drawn from the agent's, so a search's
+    result does not depend on the positions searched beside it), and the simulations run so far."""
+
+    state: GameState
+    seat: int
+    legal: list[int]
+    rng: np.random.Generator
+    """Redeals the hidden part and rolls the dice."""
+    picks: random.Random
+    """Picks the untried action and the rollout's random moves."""
+    turn: tuple[int, float] | None
+    """With ``objective=turn``: the searcher's seat and its score at the root."""
+    root: _Node = field(default_factory=_Node)
+    simulations: int = 0
+    """Simulations finished."""
+    under_way: list[Simulation] = field(default_factory=list)
+    """The guided simulations waiting for the evaluator (at most ``leaves``)."""
+
+
+Path = list[tuple[_Node, int]]
+"""A simulation's way down the tree: each node it went through and the seat whose action led there."""
+
+
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K)"
     )
 
     def __init__(
@@ -191,7 +238,6 @@ class MCTSAgent(Agent):
             raise ParameterError(f"mcts: rollout={self.options.rollout} needs its agent (dice_envs.agents.specs.build builds it)")
         if self.options.model is not None and evaluator is None:
             raise ParameterError(f"mcts: model={self.options.model} needs its evaluator (dice_envs.agents.specs.build builds it)")
-        self.picks = random.Random(int(self.rng.integers(2**63)))
         self.rollout_agents: list[Agent] = [] if rollout is None else [rollout.for_another_game() for _ in range(self.game.num_players)]
         """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
         self.evaluator = evaluator
@@ -202,7 +248,7 @@ class MCTSAgent(Agent):
         return int(self.act_in([state], [self.game.current_player(state)], observation[np.newaxis], action_mask[np.newaxis])[0])
 
     def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        return np.array([self.search(state, seat) for state, seat in zip(states, seats)], dtype=np.int64)
+        return np.array([action for action, _ in self.search_many(states, seats)], dtype=np.int64)
 
     # ------------------------------------------------------------ the search
     def search(self, state: GameState, seat: int) -> int:
@@ -213,40 +259,74 @@ class MCTSAgent(Agent):
         """``search``'s move and the root's visit count of every action (zero for illegal ones):
         the distribution a learner imitates (``dice_envs/training/distill.py``; AlphaZero's policy target).
         One legal action is counted once, with no search."""
+        return self.search_many([state], [seat])[0]
+
+    def search_many(self, states: Sequence[GameState], seats: Sequence[int]) -> list[tuple[int, np.ndarray]]:
+        """``search_visits`` for each position, ``seats[i]`` to play at ``states[i]``.
+
+        Each position searched gets its own generators, drawn from the agent's in position order,
+        so the results are those of one ``search_visits`` call after another from the same seed.
+        With an evaluator the trees run in lockstep: each simulation runs until it needs the
+        network, and one pass answers every tree's request (a ``seconds`` budget is then one
+        deadline for all of them).  With rollouts the positions are searched one after another."""
+        searches = [self._forced_move_or_tree(state, seat) for state, seat in zip(states, seats)]
+        trees = [search for search in searches if isinstance(search, _Tree)]
+        if self.evaluator is not None:
+            self._run_in_lockstep(trees, self._deadline())
+        else:
+            for tree in trees:
+                self._run_rollouts(tree)
+        return [self._result(search) if isinstance(search, _Tree) else search for search in searches]
+
+    def _forced_move_or_tree(self, state: GameState, seat: int) -> tuple[int, np.ndarray] | _Tree:
+        """A decision with one legal action, counted once with no search, or the tree to search the position."""
         legal = self.game.legal_actions(state)
-        counts = np.zeros(self.game.num_actions, dtype=np.int64)
         if len(legal) == 1:
+            counts = np.zeros(self.game.num_actions, dtype=np.int64)
             counts[legal[0]] = 1
             return legal[0], counts
-        root = _Node()
-        options = self.options
-        deadline = time.perf_counter() + options.seconds if options.seconds is not None else None
-        turn = (seat, self.game.scores(state)[seat]) if options.objective == "turn" else None
-        simulations = 0
-        while (simulations < options.simulations) if deadline is None else (time.perf_counter() < deadline or not simulations):
-            self._simulate(root, self.game.resample_hidden(state, seat, self.rng), seat, turn)
-            simulations += 1
-        for action, child in root.children.items():
+        seed = int(self.rng.integers(2**63))
+        turn = (seat, self.game.scores(state)[seat]) if self.options.objective == "turn" else None
+        return _Tree(state, seat, legal, np.random.default_rng(seed), random.Random(seed), turn)
+
+    def _result(self, tree: _Tree) -> tuple[int, np.ndarray]:
+        """The most visited action at the tree's root (the better valued of equals) and every action's visits."""
+        counts = np.zeros(self.game.num_actions, dtype=np.int64)
+        for action, child in tree.root.children.items():
             counts[action] = child.visits
-        return max(legal, key=lambda action: _visits_then_value(root.children.get(action))), counts
+        return max(tree.legal, key=lambda action: _visits_then_value(tree.root.children.get(action))), counts
+
+    def _deadline(self) -> float | None:
+        return None if self.options.seconds is None else time.perf_counter() + self.options.seconds
+
+    def _may_simulate(self, tree: _Tree, deadline: float | None, under_way: int = 0) -> bool:
+        """Whether the budget allows the tree another simulation beside the ``under_way`` ones
+        (a deadline allows at least one)."""
+        if deadline is None:
+            return tree.simulations + under_way < self.options.simulations
+        return time.perf_counter() < deadline or not tree.simulations + under_way
 
     def _observed(self, state: GameState, seat: int) -> bytes:
         """What ``seat`` observes at ``state``, as a key: its encoded observation, nothing hidden
         from it (``chance=closed`` chooses the node an action leads to by it)."""
         return self.env.encoder.encode(state, seat).tobytes()
 
-    def _simulate(self, root: _Node, state: GameState, seat: int, turn: tuple[int, float] | None) -> None:
-        """One simulation for the searcher ``seat``; ``turn``: with ``objective=turn``, the
-        searcher's seat and its score at the root."""
-        if self.evaluator is not None:
-            self._simulate_guided(root, state, seat)
-            return
-        game, rng = self.game, self.rng
+    # ------------------------------------------------------------ rollouts (UCB1)
+    def _run_rollouts(self, tree: _Tree) -> None:
+        deadline = self._deadline()
+        while self._may_simulate(tree, deadline):
+            self._simulate(tree)
+            tree.simulations += 1
+
+    def _simulate(self, tree: _Tree) -> None:
+        """One simulation with a rollout, from a fresh redeal of what the searcher cannot see."""
+        game, rng, seat = self.game, tree.rng, tree.seat
+        state = game.resample_hidden(tree.state, seat, rng)
         closed = self.options.chance == "closed"
-        node, path = root, []
+        node, path = tree.root, []
         while True:
             player = game.current_player(state)
-            if player == TERMINAL or (turn is not None and player != turn[0]):
+            if player == TERMINAL or (tree.turn is not None and player != tree.turn[0]):
                 break
             legal = game.legal_actions(state)
             untried = [action for action in legal if action not in node.children]
@@ -255,7 +335,7 @@ class MCTSAgent(Agent):
                 if child is not None:
                     child.available += 1
             if untried:
-                action = untried[self.picks.randrange(len(untried))]
+                action = untried[tree.picks.randrange(len(untried))]
                 child = node.children[action] = _Node()
                 child.available = 1
                 game.apply(state, action, rng)
@@ -266,74 +346,18 @@ class MCTSAgent(Agent):
             game.apply(state, action, rng)
             path.append((child, player))
             node = child.outcome(self._observed(state, seat)) if closed else child
-        values = self._rollout(state, turn)
+        values = self._rollout(state, tree)
         for node, player in path:
             node.visits += 1
             node.total += values[player]
-
-    def _simulate_guided(self, root: _Node, state: GameState, seat: int) -> None:
-        """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
-        judged by the value head from every seat's point of view instead of a rollout.  Closed
-        loop: priors and the parent's visit count belong to the node the observation leads to."""
-        game, rng = self.game, self.rng
-        closed = self.options.chance == "closed"
-        node, path = root, []
-        root.visits += 1
-        while True:
-            player = game.current_player(state)
-            if player == TERMINAL:
-                values = self._leaf_values(state)
-                break
-            legal = game.legal_actions(state)
-            if node.priors is None:
-                node.priors = self._priors(state, player, legal)
-            priors = node.priors
-            for action in legal:
-                child = node.children.get(action)
-                if child is not None:
-                    child.available += 1
-            scale = self.options.exploration * math.sqrt(node.visits)
-            action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
-            child = node.children.get(action)
-            expanded = child is None
-            if child is None:
-                child = node.children[action] = _Node()
-                child.available = 1
-            game.apply(state, action, rng)
-            path.append((child, player))
-            if expanded:
-                values = self._leaf_values(state)
-                break
-            if closed:
-                node = child.outcome(self._observed(state, seat))
-                node.visits += 1  # its visits count simulations through it, this one included, as the root's do
-            else:
-                node = child
-        for node, player in path:
-            node.visits += 1
-            node.total += values[player]
-
-    def _priors(self, state: GameState, seat: int, legal: list[int]) -> dict[int, float]:
-        assert self.evaluator is not None
-        mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
-        mask[0, legal] = 1
-        probabilities = self.evaluator.probabilities(self.env.encoder.encode(state, seat)[np.newaxis], mask)[0]
-        return {action: float(probabilities[action]) for action in legal}
-
-    def _leaf_values(self, state: GameState) -> list[float]:
-        assert self.evaluator is not None
-        if self.game.current_player(state) == TERMINAL:
-            return _unit_values(self.game.returns(state))
-        observations = np.stack([self.env.encoder.encode(state, seat) for seat in range(self.game.num_players)])
-        return [min(1.0, max(0.0, value)) for value in _unit_values(self.evaluator.values(observations).tolist())]
 
     def _ucb(self, child: _Node) -> float:
         return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
-    def _rollout(self, state: GameState, turn: tuple[int, float] | None) -> list[float]:
+    def _rollout(self, state: GameState, tree: _Tree) -> list[float]:
         """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
         rollout policy; one value per seat."""
-        game, rng = self.game, self.rng
+        game, rng, turn = self.game, tree.rng, tree.turn
         for agent in self.rollout_agents:
             agent.reset()
         steps = 0
@@ -342,7 +366,7 @@ class MCTSAgent(Agent):
                 return _relative_scores(game.scores(state))
             legal = game.legal_actions(state)
             if not self.rollout_agents:
-                action = legal[self.picks.randrange(len(legal))]
+                action = legal[tree.picks.randrange(len(legal))]
             else:
                 mask = np.zeros(game.num_actions, dtype=np.int8)
                 mask[legal] = 1
@@ -359,6 +383,121 @@ class MCTSAgent(Agent):
             values[turn[0]] = (game.scores(state)[turn[0]] - turn[1]) / most
             return values
         return _unit_values(game.returns(state))
+
+    # ------------------------------------------------------------ a learned evaluator (PUCT)
+    def _run_in_lockstep(self, trees: list[_Tree], deadline: float | None) -> None:
+        """Every tree's simulations, each run until it needs the evaluator; then one pass answers
+        all their requests and they resume, until every tree's budget is spent."""
+        waiting = [(tree, requests) for tree in trees if (requests := self._advance(tree, [], deadline))]
+        while waiting:
+            answers = iter(self._answer([request for _, requests in waiting for request in requests]))
+            waiting = [
+                (tree, requests) for tree, asked in waiting if (requests := self._advance(tree, [next(answers) for _ in asked], deadline))
+            ]
+
+    def _answer(self, requests: list[Request]) -> list[Answer]:
+        """One evaluator pass over the rows of every request, split into each one's answer."""
+        assert self.evaluator is not None
+        probabilities, values = self.evaluator.evaluate(np.concatenate([rows for rows, _ in requests]), np.concatenate([masks for _, masks in requests]))
+        ends = np.cumsum([len(rows) for rows, _ in requests]).tolist()
+        return [(probabilities[end - len(rows) : end], values[end - len(rows) : end]) for (rows, _), end in zip(requests, ends)]
+
+    def _advance(self, tree: _Tree, answers: list[Answer], deadline: float | None) -> list[Request]:
+        """Resume the tree's simulations under way with their ``answers``, and start new ones up to
+        ``leaves`` while the budget allows, each run on until it asks the evaluator something:
+        their requests (none once the budget is spent)."""
+        resumed = [(simulation, self._resume(tree, simulation, answer)) for simulation, answer in zip(tree.under_way, answers)]
+        waiting = [(simulation, request) for simulation, request in resumed if request is not None]
+        while len(waiting) < self.options.leaves and self._may_simulate(tree, deadline, len(waiting)):
+            simulation = self._simulate_guided(tree)
+            request = self._resume(tree, simulation, None)
+            if request is not None:
+                waiting.append((simulation, request))
+        tree.under_way = [simulation for simulation, _ in waiting]
+        return [request for _, request in waiting]
+
+    @staticmethod
+    def _resume(tree: _Tree, simulation: Simulation, answer: Answer | None) -> Request | None:
+        """Run a simulation on (from its start, or with ``answer``) to its next request; ``None``
+        once it has ended, its values backed up."""
+        try:
+            return next(simulation) if answer is None else simulation.send(answer)
+        except StopIteration:
+            tree.simulations += 1
+            return None
+
+    def _simulate_guided(self, tree: _Tree) -> Simulation:
+        """PUCT, as AlphaZero searches: the policy's priors weight exploration, and a new leaf is
+        judged by the value head from every seat's point of view instead of a rollout.  Closed
+        loop: priors and the parent's visit count belong to the node the observation leads to.
+        It yields what it asks the evaluator, and is sent the answer."""
+        game, rng, seat = self.game, tree.rng, tree.seat
+        state = game.resample_hidden(tree.state, seat, rng)
+        closed = self.options.chance == "closed"
+        node = tree.root
+        path: Path = []
+        node.visits += 1
+        while True:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                values = yield from self._leaf_values(state, path)
+                break
+            legal = game.legal_actions(state)
+            if node.priors is None:
+                priors = yield from self._priors(state, player, legal, path)
+                if node.priors is None:  # not set meanwhile by another simulation under way (leaves)
+                    node.priors = priors
+            priors = node.priors
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            scale = self.options.exploration * math.sqrt(node.visits)
+            action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
+            child = node.children.get(action)
+            expanded = child is None
+            if child is None:
+                child = node.children[action] = _Node()
+                child.available = 1
+            game.apply(state, action, rng)
+            path.append((child, player))
+            if expanded:
+                values = yield from self._leaf_values(state, path)
+                break
+            if closed:
+                node = child.outcome(self._observed(state, seat))
+                node.visits += 1  # its visits count simulations through it, this one included, as the root's do
+            else:
+                node = child
+        for node, player in path:
+            node.visits += 1
+            node.total += values[player]
+
+    def _priors(self, state: GameState, seat: int, legal: list[int], path: Path) -> Generator[Request, Answer, dict[int, float]]:
+        mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
+        mask[0, legal] = 1
+        probabilities, _ = yield from _ask(self.env.encoder.encode(state, seat)[np.newaxis], mask, path)
+        return {action: float(probabilities[0, action]) for action in legal}
+
+    def _leaf_values(self, state: GameState, path: Path) -> Generator[Request, Answer, list[float]]:
+        if self.game.current_player(state) == TERMINAL:
+            return _unit_values(self.game.returns(state))
+        seats = range(self.game.num_players)
+        observations = np.stack([self.env.encoder.encode(state, seat) for seat in seats])
+        _, values = yield from _ask(observations, np.ones((len(seats), self.game.num_actions), dtype=np.int8), path)  # only the values are read
+        return [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
+
+
+def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[Request, Answer, Answer]:
+    """Ask the evaluator about the rows, and wait: meanwhile each node on the path counts a visit
+    that has won nothing (a virtual loss), so that the tree's other simulations waiting for the
+    same pass (``leaves``) go elsewhere; with one under way at a time none is there to see it."""
+    for node, _ in path:
+        node.visits += 1
+    answer = yield observations, masks
+    for node, _ in path:
+        node.visits -= 1
+    return answer
 
 
 def _puct(child: _Node | None, prior: float, scale: float) -> float:
