@@ -268,11 +268,12 @@ class MCTSAgent(Agent):
         so the results are those of one ``search_visits`` call after another from the same seed.
         With an evaluator the trees run in lockstep: each simulation runs until it needs the
         network, and one pass answers every tree's request (a ``seconds`` budget is then one
-        deadline for all of them).  With rollouts the positions are searched one after another."""
+        deadline for all of them, ``seconds`` for each tree searched: every decision gets its
+        budget's share of the time).  With rollouts the positions are searched one after another."""
         searches = [self._forced_move_or_tree(state, seat) for state, seat in zip(states, seats)]
         trees = [search for search in searches if isinstance(search, _Tree)]
         if self.evaluator is not None:
-            self._run_in_lockstep(trees, self._deadline())
+            self._run_in_lockstep(trees, self._deadline(len(trees)))
         else:
             for tree in trees:
                 self._run_rollouts(tree)
@@ -296,8 +297,9 @@ class MCTSAgent(Agent):
             counts[action] = child.visits
         return max(tree.legal, key=lambda action: _visits_then_value(tree.root.children.get(action))), counts
 
-    def _deadline(self) -> float | None:
-        return None if self.options.seconds is None else time.perf_counter() + self.options.seconds
+    def _deadline(self, decisions: int = 1) -> float | None:
+        """When ``decisions`` searches together have had their ``seconds`` each (none: no time budget)."""
+        return None if self.options.seconds is None else time.perf_counter() + self.options.seconds * decisions
 
     def _may_simulate(self, tree: _Tree, deadline: float | None, under_way: int = 0) -> bool:
         """Whether the budget allows the tree another simulation beside the ``under_way`` ones
