@@ -18,7 +18,7 @@ from typing import Any
 
 import dice_envs
 from dice_envs.agents.learned import agent_from_bytes, error_reason
-from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, TrainConfig
+from dice_envs.training.config import ConfigError, DQNHyperparameters, ExpertIterationHyperparameters, PPOHyperparameters, TrainConfig
 from dice_envs.training.trainer import LearnerPool, TrainingState, damaged_file
 
 STATE_FILE = "state.json"
@@ -85,6 +85,8 @@ def steps_per_update(config: TrainConfig) -> int:
         return hp.n_steps * config.n_envs
     if isinstance(hp, DQNHyperparameters):
         return hp.train_freq * config.n_envs
+    if isinstance(hp, ExpertIterationHyperparameters):  # a generation: its games, each at most the step cap
+        return hp.games_per_generation * dice_envs.make(config.env.name, raw=True, **config.env.kwargs).max_steps
     return 2 * hp.train_batch_size  # RLlib's runners may sample past the batch to finish their fragments
 
 
