@@ -111,6 +111,8 @@ class PartResult:
     data: Dataset
     search_won: list[bool]
     """In a pool part, whether the search won each game (a win shared by every seat is none)."""
+    decisions: int
+    """Every seat's decisions in the part's games, forced ones included (the run's steps)."""
 
 
 def play_generation_part(part: Part) -> PartResult:
@@ -118,9 +120,11 @@ def play_generation_part(part: Part) -> PartResult:
     env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
     th.manual_seed(part_seed(part.number))  # a sampling opponent network draws from torch's generator
     agents = part.build(env, part_seed(part.number))
-    players, positions = env.game.num_players, []
+    players, positions, decisions = env.game.num_players, [], 0
 
     def on_decision(decision: Decision) -> None:
+        nonlocal decisions
+        decisions += 1
         agent = agents[decision.position]
         if isinstance(agent, SelfPlayer) and decision.action_mask.sum() > 1:
             positions.append((decision.game, agent.pending.popleft()))
@@ -129,7 +133,7 @@ def play_generation_part(part: Part) -> PartResult:
     data = _rows(env, positions, lambda game, seat: outcome_value(outcomes[game - part.first_game], lineup_at_seats(game, players)[seat], players))
     pool_part = not isinstance(agents[-1], SelfPlayer)
     search_won = [0 in outcome.winners and len(outcome.winners) < players for outcome in outcomes] if pool_part else []
-    return PartResult(data, search_won)
+    return PartResult(data, search_won, decisions)
 
 
 def _rows(env: DiceGameEnv, positions: Sequence[tuple[int, Position]], value: Callable[[int, int], float]) -> Dataset:
@@ -203,8 +207,9 @@ def _lineup(config: TrainConfig, network: bytes, snapshots: Sequence[bytes] | No
     return build
 
 
-def collect(parts: Sequence[Part], workers: int, play_parts_with: PartsPlayer | None = None) -> tuple[Dataset, list[bool]]:
-    """Every part's rows, and the search's wins in the pool games, on ``workers`` forked processes
-    (or by ``play_parts_with``: Ray tasks)."""
+def collect(parts: Sequence[Part], workers: int, play_parts_with: PartsPlayer | None = None) -> tuple[Dataset, list[bool], int]:
+    """Every part's rows, the search's wins in the pool games and the decisions made, on
+    ``workers`` forked processes (or by ``play_parts_with``: Ray tasks)."""
     results = list(play_parts_with(parts, play_generation_part) if play_parts_with else play_parts(parts, workers, play_generation_part))
-    return concatenate([result.data for result in results]), [won for result in results for won in result.search_won]
+    won = [won for result in results for won in result.search_won]
+    return concatenate([result.data for result in results]), won, sum(result.decisions for result in results)
