@@ -192,7 +192,7 @@ def _read_pool(checkpoint: Path, config: TrainConfig) -> LearnerPool:
 
 
 # ----------------------------------------------- expert iteration's own files
-GENERATION_KEYS = frozenset({"generation", "step", "rows", "decisions"})
+GENERATION_KEYS = frozenset({"generation", "step", "rows", "decisions", "seconds"})
 """What every generation's record holds (``ExpertIterationTrainer.play_and_train``); its figures
 (cross_entropy, value_mse, agreement; rating, rating_ci95) are optional, each a finite number."""
 FIGURES = frozenset({"cross_entropy", "value_mse", "agreement", "rating", "rating_ci95"})
@@ -229,6 +229,7 @@ def _check_generations(raw: Any, num_timesteps: int, replay_generations: int) ->
         previous = record["step"]
         _count(record["rows"], f"{key}.rows")
         _count(record["decisions"], f"{key}.decisions")
+        _seconds(record["seconds"], f"{key}.seconds")
         for name in FIGURES & set(record):
             bounds = record[name] if name == "rating_ci95" else [record[name]]
             _require(isinstance(bounds, list) and len(bounds) == (2 if name == "rating_ci95" else 1), f"{key}.{name}", f"must be [low, high], got {_short(bounds)}")

@@ -27,7 +27,6 @@ from dice_envs.agents import agent_classes, specs
 from dice_envs.agents.mcts import MAX_SIMULATIONS
 from dice_envs.arena.ladder import LADDERS
 from dice_envs.arena.ray_cluster import MAX_CPUS
-from dice_envs.core.aec import ENV_OPTIONS
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.opponents import require_race_game, validate_opponents
 
@@ -623,4 +622,5 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
 
 def _plays_ladder_game(config: TrainConfig) -> bool:
     """The config's game is the one its ladder rates on: the default players and parameters."""
-    return all(name in ENV_OPTIONS for name in config.env.kwargs)
+    game = dice_envs.make(config.env.name, raw=True, **config.env.kwargs).game
+    return bool(game.params == dice_envs.make(config.env.name, raw=True).game.params)

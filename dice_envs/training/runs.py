@@ -38,9 +38,12 @@ RESUMABLE_KEYS = (
     "ray.num_envs_per_env_runner",
     "ray.num_cpus_per_env_runner",
     "ray.num_cpus",
+    "hyperparameters.workers",
+    "hyperparameters.ladder_games",
 )
 RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
-"""Keys that may change when a run resumes; the rest are baked into the saved model."""
+"""Keys that may change when a run resumes; the rest are baked into the saved model (an
+``expert_iteration`` run's games are the same on any number of workers)."""
 RUN_FILES = frozenset({"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "rating_curve.png", "evaluation.json", "evaluation.md"})
 """What a run writes in its directory besides ``config.yaml`` and its models (``model*.zip``)."""
 

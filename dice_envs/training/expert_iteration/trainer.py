@@ -144,7 +144,7 @@ class ExpertIterationTrainer(Trainer):
 
     def play_and_train(self) -> None:
         """One generation: its games, the window, the network's update, and the rating."""
-        hp, generation = hyperparameters(self.config), self.generation
+        hp, generation, started = hyperparameters(self.config), self.generation, time.perf_counter()
         parts = generation_parts(self.config, generation, policy_to_bytes(self.policy), self.pool.snapshots)
         data, search_won, decisions = collect(parts, hp.workers, self.play_parts_with)
         for won in search_won:
@@ -164,9 +164,10 @@ class ExpertIterationTrainer(Trainer):
             **evaluate(self.policy, window),
             **self.rating(generation),
         }
+        record["seconds"] = round(time.perf_counter() - started, 1)
         self.generations.append(record)
         self.plot_ratings()
-        self.console.print(f"generation {generation}: {record['decisions']} search decisions, " + _figures(record))
+        self.console.print(f"generation {generation}: {record['decisions']} search decisions in {record['seconds']:.0f} s, " + _figures(record))
 
     def rating(self, generation: int) -> dict[str, Any]:
         """The network's ladder rating (no search) after ``generation``, or nothing without ``ladder_games``."""
