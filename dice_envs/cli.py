@@ -4,6 +4,7 @@
     dice-envs train --config dino_hunt/ppo [KEY=VALUE ...]   train, evaluate, save a run
     dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
     dice-envs train --config dino_hunt/rllib_ppo --address HOST:6379   RLlib, on a Ray cluster
+    dice-envs train --config dice_age/expert_iteration --ray        expert iteration, its games as Ray tasks
     dice-envs evaluate dino_hunt_v0 model:dino_hunt_ppo baselines   the model against each built-in agent
     dice-envs tournament dino_hunt_v0 random cup_counter --ray --workers 8   its games as Ray tasks (--address: a cluster)
     dice-envs play dino_hunt_v0 --opponent cup_counter                   play against agents in the terminal
@@ -31,6 +32,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import dice_envs
 from dice_envs import gymnasium_id
@@ -44,6 +46,9 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.core.extras import import_with_extra
 from dice_envs.game_log import GameLog, GameLogError
 from dice_envs.web.sessions import MAX_GAMES
+
+if TYPE_CHECKING:
+    from dice_envs.training.config import TrainConfig
 
 
 def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -153,17 +158,31 @@ def train_command(args: argparse.Namespace) -> None:
         raise ParameterError("give either --config PATH (a new run) or --resume RUN_DIR")
     if args.resume is not None and args.run_dir is not None:
         raise ParameterError("--run-dir names a new run's directory; --resume RUN_DIR continues the run in RUN_DIR")
+    ray_address = None if args.ray else args.address  # with --ray, the address is where the games go
     try:
         if args.resume is not None:
-            result = runs.resume_run(Path(args.resume), args.overrides, progress=not args.no_progress, ray_address=args.address)
+            run_config = Path(args.resume) / "config.yaml"
+            games_player = training_games_player(args, config.load_config(run_config, args.overrides)) if args.ray and run_config.is_file() else None
+            result = runs.resume_run(Path(args.resume), args.overrides, not args.no_progress, ray_address, games_player)
         else:
             loaded = config.load_config(args.config, args.overrides)
             run_dir = Path(args.run_dir) if args.run_dir else None
-            result = runs.start_run(loaded, Path(args.runs_root), run_dir, progress=not args.no_progress, ray_address=args.address)
+            result = runs.start_run(loaded, Path(args.runs_root), run_dir, not args.no_progress, ray_address, training_games_player(args, loaded))
     except trainer.TrainingInterrupted as interrupted:
         print(f"\n{interrupted}", file=sys.stderr)
         raise SystemExit(130) from None
     trainer.print_final(result)
+
+
+def training_games_player(args: argparse.Namespace, run_config: TrainConfig) -> PartsPlayer | None:
+    """``train --ray``: an ``expert_iteration`` run's games as Ray tasks, as ``tournament --ray``
+    plays its games (an embedded Ray of the config's ``workers`` CPUs unless ``--address`` names a cluster)."""
+    if not args.ray:
+        return None
+    workers = getattr(run_config.hyperparameters, "workers", None)
+    if run_config.algorithm != "expert_iteration" or workers is None:
+        raise ParameterError(f"--ray plays the games of algorithm expert_iteration on Ray (rllib_ppo runs on Ray itself: --address); this config: {run_config.algorithm}")
+    return ray_parts_player(True, args.address, workers)
 
 
 def evaluate_command(args: argparse.Namespace) -> None:
@@ -449,7 +468,13 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", action="store_true", help="no progress bar or progress messages")
     train.add_argument(
         "--address", metavar="HOST:PORT",
-        help="algorithm rllib_ppo: train on the running Ray cluster there (default: RAY_ADDRESS, else an embedded Ray)",
+        help="algorithm rllib_ppo: train on the running Ray cluster there (default: RAY_ADDRESS, else an embedded Ray); "
+        "expert_iteration with --ray: play the games there",
+    )
+    train.add_argument(
+        "--ray", action="store_true",
+        help="algorithm expert_iteration: play each generation's games as Ray tasks (the rllib extra), with the same data as "
+        "on local workers; on an embedded Ray of the config's workers CPUs unless --address or RAY_ADDRESS names a cluster",
     )
     train.set_defaults(run=train_command)
 

@@ -16,9 +16,13 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 import dice_envs
 from dice_envs.agents.learned import agent_from_bytes, error_reason
-from dice_envs.training.config import ConfigError, DQNHyperparameters, PPOHyperparameters, TrainConfig
+from dice_envs.core.aec import DiceGameEnv
+from dice_envs.training.config import ConfigError, DQNHyperparameters, ExpertIterationHyperparameters, PPOHyperparameters, TrainConfig
+from dice_envs.training.distill import Dataset
 from dice_envs.training.trainer import LearnerPool, TrainingState, damaged_file
 
 STATE_FILE = "state.json"
@@ -85,6 +89,8 @@ def steps_per_update(config: TrainConfig) -> int:
         return hp.n_steps * config.n_envs
     if isinstance(hp, DQNHyperparameters):
         return hp.train_freq * config.n_envs
+    if isinstance(hp, ExpertIterationHyperparameters):  # a generation: its games, each at most the step cap
+        return hp.games_per_generation * dice_envs.make(config.env.name, raw=True, **config.env.kwargs).max_steps
     return 2 * hp.train_batch_size  # RLlib's runners may sample past the batch to finish their fragments
 
 
@@ -183,3 +189,94 @@ def _read_pool(checkpoint: Path, config: TrainConfig) -> LearnerPool:
         except Exception as error:  # whatever torch's unpickler or the policy's own checks raise
             raise _damaged(checkpoint, f"pool/{name}", f"not a policy for this game: {_reason(error)}") from None
     return pool
+
+
+# ----------------------------------------------- expert iteration's own files
+GENERATION_KEYS = frozenset({"generation", "step", "rows", "decisions", "seconds"})
+"""What every generation's record holds (``ExpertIterationTrainer.play_and_train``); its figures
+(cross_entropy, value_mse, agreement; rating, rating_ci95) are optional, each a finite number."""
+FIGURES = frozenset({"cross_entropy", "value_mse", "agreement", "rating", "rating_ci95"})
+
+
+def read_generations(checkpoint: Path, file: str, num_timesteps: int, replay_generations: int) -> tuple[list[dict[str, Any]], list[int]]:
+    """Expert iteration's ``generations.json``: every generation's record (numbered from 0, steps
+    rising to ``num_timesteps``) and the generations the replay window keeps (the last, at most
+    ``replay_generations``), checked."""
+    try:
+        raw = json.loads((checkpoint / file).read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise _damaged(checkpoint, file, _reason(error)) from None
+    try:
+        return _check_generations(raw, num_timesteps, replay_generations)
+    except Invalid as error:
+        raise _damaged(checkpoint, file, str(error)) from None
+
+
+def _check_generations(raw: Any, num_timesteps: int, replay_generations: int) -> tuple[list[dict[str, Any]], list[int]]:
+    if not isinstance(raw, dict):
+        raise Invalid(f"must be an object with the keys generations, replay, got {_short(raw)}")
+    _require_keys(raw, {"generations", "replay"}, "the file")
+    records, kept = raw["generations"], raw["replay"]
+    _require(isinstance(records, list), "generations", f"must be a list of records, got {_short(records)}")
+    previous = 0
+    for index, record in enumerate(records):
+        key = f"generations[{index}]"
+        _require(isinstance(record, dict), key, f"must be a record (an object), got {_short(record)}")
+        missing, unknown = sorted(GENERATION_KEYS - set(record)), sorted(set(record) - GENERATION_KEYS - FIGURES)
+        _require(not missing and not unknown, key, f"lacks {missing[0]!r}" if missing else f"has an unknown key {unknown[:1]!r}")
+        _require(record["generation"] == index, f"{key}.generation", f"must be {index} (generations are numbered in order), got {_short(record['generation'])}")
+        _count(record["step"], f"{key}.step", least=previous)
+        previous = record["step"]
+        _count(record["rows"], f"{key}.rows")
+        _count(record["decisions"], f"{key}.decisions")
+        _seconds(record["seconds"], f"{key}.seconds")
+        for name in FIGURES & set(record):
+            bounds = record[name] if name == "rating_ci95" else [record[name]]
+            _require(isinstance(bounds, list) and len(bounds) == (2 if name == "rating_ci95" else 1), f"{key}.{name}", f"must be [low, high], got {_short(bounds)}")
+            for value in bounds:
+                _number(value, f"{key}.{name}", -math.inf, math.inf, "a finite number")
+    _require(previous == num_timesteps, "generations", f"must end at state.json's num_timesteps ({num_timesteps}), the last is at step {previous}")
+    expected = list(range(max(0, len(records) - replay_generations), len(records)))
+    _require(kept == expected, "replay", f"must be the last generations the window keeps, {expected}, got {_short(kept)}")
+    return records, kept
+
+
+def read_replay(checkpoint: Path, file: str, env: DiceGameEnv) -> Dataset:
+    """One generation's rows of the replay window, every array checked for this game: shapes and
+    types, finite numbers, values in [-1, 1], a deciding row per position of ``num_players`` rows,
+    whose mask has a legal action, whose target is a distribution on the legal actions and whose
+    move is legal; a value row has neither mask nor target."""
+    try:
+        data = Dataset.load(checkpoint / file)
+    except Exception as error:  # a file cut short or damaged: whatever numpy's reader raises
+        raise _damaged(checkpoint, file, _reason(error)) from None
+    try:
+        check_rows(data, env.game.num_players, env.encoder.layout.size, env.game.num_actions)
+    except Invalid as error:
+        raise _damaged(checkpoint, file, str(error)) from None
+    return data
+
+
+def check_rows(data: Dataset, players: int, size: int, actions: int) -> None:
+    """``read_replay``'s checks, ``Invalid`` naming the array."""
+    rows = len(data.actions)
+    shapes = {"observations": (rows, size), "masks": (rows, actions), "targets": (rows, actions), "values": (rows,), "games": (rows,), "policy_rows": (rows,)}
+    kinds = {"observations": "f", "masks": "b", "targets": "f", "actions": "i", "values": "f", "games": "i", "policy_rows": "b"}
+    arrays = dict(zip(("observations", "masks", "targets", "actions", "values", "games", "policy_rows"), data._arrays()))
+    for name, array in arrays.items():
+        _require(array.dtype.kind == kinds[name], name, f"must be of {'floats' if kinds[name] == 'f' else 'integers' if kinds[name] == 'i' else 'booleans'}, got {array.dtype}")
+        _require(name == "actions" or array.shape == shapes[name], name, f"must be of shape {shapes.get(name)}, got {array.shape}")
+    _require(data.actions.ndim == 1, "actions", f"must be one move per row, got shape {data.actions.shape}")
+    for name in ("observations", "targets", "values"):
+        _require(bool(np.isfinite(arrays[name]).all()), name, "must be finite numbers")
+    _require(bool((np.abs(data.values) <= 1).all()), "values", "must be returns from -1 to 1")
+    _require(rows % players == 0 and bool((data.deciding.reshape(-1, players).sum(axis=1) == 1).all()), "policy_rows", f"must mark one deciding row in each position's {players} rows")
+    deciding, value_rows = data.deciding, ~data.deciding
+    masks, targets = data.masks[deciding], data.targets[deciding]
+    _require(bool(masks.any(axis=1).all()), "masks", "must allow a legal action in every deciding row")
+    _require(bool((targets >= 0).all()) and bool(np.allclose(targets.sum(axis=1), 1, atol=1e-4)), "targets", "must be distributions (summing to 1) in the deciding rows")
+    _require(not bool((targets * ~masks).any()), "targets", "must be 0 on the illegal actions")
+    moves = data.actions[deciding]
+    _require(bool(((moves >= 0) & (moves < actions)).all()) and bool(masks[np.arange(len(moves)), np.clip(moves, 0, actions - 1)].all()), "actions", "must be legal moves")
+    _require(not bool(data.masks[value_rows].any()) and not bool(data.targets[value_rows].any()), "masks", "must be empty in the value rows (no policy target)")
+    _count(int(data.games.min(initial=0)), "games")

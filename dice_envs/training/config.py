@@ -24,15 +24,24 @@ import yaml
 
 import dice_envs
 from dice_envs.agents import agent_classes, specs
+from dice_envs.agents.mcts import MAX_SIMULATIONS
+from dice_envs.arena.ladder import LADDERS
 from dice_envs.arena.ray_cluster import MAX_CPUS
 from dice_envs.core.engine import ParameterError
 from dice_envs.training.opponents import require_race_game, validate_opponents
 
-ALGORITHMS = ("ppo", "dqn", "rllib_ppo")
-SB3_ONLY_KEYS = ("n_envs", "vec_env", "episode", "init_policy")
+ALGORITHMS = ("ppo", "dqn", "rllib_ppo", "expert_iteration")
+SB3_ONLY_KEYS = ("n_envs", "vec_env", "episode")
 """Top-level keys of the Stable-Baselines3 algorithms (``ppo``, ``dqn``) alone."""
 RLLIB_ONLY_KEYS = ("ray",)
 """Top-level keys of ``rllib_ppo`` alone."""
+BACKEND_KEYS: dict[str, tuple[str, ...]] = {
+    "ppo": RLLIB_ONLY_KEYS,
+    "dqn": RLLIB_ONLY_KEYS,
+    "rllib_ppo": (*SB3_ONLY_KEYS, "init_policy"),
+    "expert_iteration": (*SB3_ONLY_KEYS, *RLLIB_ONLY_KEYS, "learner_seat", "random_start_scores", "reward_scale"),
+}
+"""The top-level keys each algorithm does not take (they belong to other training backends)."""
 SCALARS: dict[Any, tuple[type, ...]] = {bool: (bool,), int: (int,), float: (int, float), str: (str,)}
 """Accepted Python types per scalar hint (YAML's true/false are not numbers here)."""
 
@@ -122,10 +131,48 @@ class RLlibPPOHyperparameters:
     kl_target: float = 0.01
 
 
-HYPERPARAMETERS: dict[str, type[PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters]] = {
+@dataclasses.dataclass
+class ExpertIterationHyperparameters:
+    """Expert iteration (``dice_envs.training.expert_iteration``): generations of games played by
+    the search with the network as its evaluator, and the network trained on the search's choices."""
+
+    simulations: int = 32
+    """Search simulations per decision (``mcts:simulations``)."""
+    exploration: float = 1.0
+    """PUCT's exploration constant (``mcts:exploration``)."""
+    chance: Literal["open", "closed"] = "open"
+    """The search's chance nodes (``mcts:chance``): ``open`` loop, or ``closed``: a subtree per observed outcome."""
+    games_per_generation: int = 64
+    lockstep_games: int = 16
+    """Games played at once in one part (``play_games``' batch); a generation is split into parts of
+    this many games, each one worker's task, so the data depend on the seed alone, not on ``workers``."""
+    pool_share: float = 0.0
+    """Share of a generation's games with the search in one seat and opponents from ``opponents``
+    in the others (the rest: the search in every seat)."""
+    sampled_moves: int = 8
+    """Each seat's first this many decisions with a choice in a game are drawn from the root's visit
+    distribution (exploration); later ones play the most visited move."""
+    temperature: float = 1.0
+    """Policy targets: the visit counts to the power ``1 / temperature`` (1: AlphaZero's; 0: the move played)."""
+    replay_generations: int = 4
+    """The replay window: the data of the last this many generations train the network."""
+    epochs: int = 4
+    """Passes over the replay window after each generation."""
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    value_weight: float = 1.0
+    """The value error's weight beside the policy's cross-entropy."""
+    ladder_games: int = 0
+    """Games per ladder rung when rating each generation (``dice-envs ladder``); 0: no rating."""
+    workers: int = 1
+    """Processes a generation's games are split over (``--ray``: CPUs of the embedded Ray)."""
+
+
+HYPERPARAMETERS: dict[str, type[PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters | ExpertIterationHyperparameters]] = {
     "ppo": PPOHyperparameters,
     "dqn": DQNHyperparameters,
     "rllib_ppo": RLlibPPOHyperparameters,
+    "expert_iteration": ExpertIterationHyperparameters,
 }
 
 
@@ -173,9 +220,10 @@ class EvaluationSection:
 class TrainConfig:
     name: str
     env: EnvSection
-    algorithm: Literal["ppo", "dqn", "rllib_ppo"]
+    algorithm: Literal["ppo", "dqn", "rllib_ppo", "expert_iteration"]
     total_timesteps: int
-    hyperparameters: PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters
+    """Steps to train (``expert_iteration``: self-play decisions, every seat's)."""
+    hyperparameters: PPOHyperparameters | DQNHyperparameters | RLlibPPOHyperparameters | ExpertIterationHyperparameters
     seed: int = 0
     n_envs: int = 8
     vec_env: Literal["dummy", "subproc"] = "dummy"
@@ -299,16 +347,21 @@ def config_from_dict(raw: Mapping[str, Any], source: str = "config") -> TrainCon
         raise ConfigError(f"{source}: algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
     for key in other_backend_keys(algorithm):
         if key in raw:
-            owners = "the Stable-Baselines3 algorithms (ppo, dqn)" if key in SB3_ONLY_KEYS else "rllib_ppo"
-            raise ConfigError(f"{source}: {key!r} is a key of {owners} only, not of algorithm {algorithm}")
+            raise ConfigError(f"{source}: {key!r} is a key of {_owners(key)} only, not of algorithm {algorithm}")
     config = _build(TrainConfig, raw, source, "", {"hyperparameters": HYPERPARAMETERS[algorithm]})
     _validate(config, source)
     return config
 
 
 def other_backend_keys(algorithm: str) -> tuple[str, ...]:
-    """Top-level keys that ``algorithm`` does not take (they belong to the other training backend)."""
-    return SB3_ONLY_KEYS if algorithm == "rllib_ppo" else RLLIB_ONLY_KEYS
+    """Top-level keys that ``algorithm`` does not take (they belong to another training backend)."""
+    return BACKEND_KEYS[algorithm]
+
+
+def _owners(key: str) -> str:
+    """The algorithms that take ``key``, in words."""
+    owners = [algorithm for algorithm in ALGORITHMS if key not in BACKEND_KEYS[algorithm]]
+    return "the Stable-Baselines3 algorithms (ppo, dqn)" if owners == ["ppo", "dqn"] else ", ".join(owners)
 
 
 def config_to_dict(config: TrainConfig) -> dict[str, Any]:
@@ -467,6 +520,8 @@ def _validate(config: TrainConfig, source: str) -> None:
     _validate_models(config, source)
     if isinstance(config.hyperparameters, RLlibPPOHyperparameters):
         _validate_rllib(config.hyperparameters, config.ray, require)
+    elif isinstance(config.hyperparameters, ExpertIterationHyperparameters):
+        _validate_expert_iteration(config, require)
     else:
         _validate_hyperparameters(config.hyperparameters, config.n_envs, require)
 
@@ -541,3 +596,31 @@ def _validate_rllib(hp: RLlibPPOHyperparameters, ray: RaySection, require: Any) 
         f"must be a finite number of CPUs, at least 0.0001 (Ray's finest fraction), got {ray.num_cpus_per_env_runner}",
     )
     require(ray.num_cpus is None or 1 <= ray.num_cpus <= MAX_CPUS, "ray.num_cpus", f"must be from 1 to {MAX_CPUS:.0e} (Ray's most) or null (every core)")
+
+
+def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
+    hp, key = config.hyperparameters, "hyperparameters."
+    assert isinstance(hp, ExpertIterationHyperparameters)
+    require(1 <= hp.simulations <= MAX_SIMULATIONS, f"{key}simulations", f"must be from 1 to {MAX_SIMULATIONS:,}, got {hp.simulations}")
+    require(hp.exploration >= 0, f"{key}exploration", f"must not be negative, got {hp.exploration}")
+    for name in ("games_per_generation", "lockstep_games", "replay_generations", "epochs", "batch_size", "workers"):
+        require(getattr(hp, name) >= 1, f"{key}{name}", f"must be at least 1, got {getattr(hp, name)}")
+    require(0 <= hp.pool_share <= 1, f"{key}pool_share", f"must be a fraction from 0 to 1, got {hp.pool_share}")
+    require(hp.sampled_moves >= 0, f"{key}sampled_moves", f"must not be negative, got {hp.sampled_moves}")
+    require(hp.temperature >= 0, f"{key}temperature", f"must not be negative (0: the move played), got {hp.temperature}")
+    require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
+    require(hp.value_weight >= 0, f"{key}value_weight", f"must not be negative, got {hp.value_weight}")
+    require(hp.ladder_games >= 0, f"{key}ladder_games", f"must not be negative (0: no rating), got {hp.ladder_games}")
+    require(not hp.ladder_games or config.env.name in LADDERS, f"{key}ladder_games", f"needs a ladder; {config.env.name} has none (0: no rating)")
+    require(
+        not hp.ladder_games or _plays_ladder_game(config),
+        f"{key}ladder_games",
+        "needs the game the ladder plays (its default players and parameters: env.kwargs of the environment only, or 0: no rating)",
+    )
+    require("self" not in config.opponents or not config.opponents["self"], "opponents.self", "is not an expert_iteration opponent (the search plays the learner; use snapshot)")
+
+
+def _plays_ladder_game(config: TrainConfig) -> bool:
+    """The config's game is the one its ladder rates on: the default players and parameters."""
+    game = dice_envs.make(config.env.name, raw=True, **config.env.kwargs).game
+    return bool(game.params == dice_envs.make(config.env.name, raw=True).game.params)

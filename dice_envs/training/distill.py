@@ -56,23 +56,35 @@ FRESH_NET_ARCH = [128, 128]
 # ---------------------------------------------------------------- the data
 @dataclass
 class Dataset:
-    """One row per teacher decision with a choice."""
+    """One row per teacher decision with a choice; expert iteration adds a row per other seat at
+    each such position, a value target alone (``policy_rows`` false: no mask, no policy target)."""
 
     observations: np.ndarray  # (n, observation size) float32
     masks: np.ndarray  # (n, actions) bool
     targets: np.ndarray  # (n, actions) float32: the root's visit distribution, 0 where illegal
     actions: np.ndarray  # (n,) int64: the move the teacher played
-    values: np.ndarray  # (n,) float32: the game's return for the deciding seat, in [-1, 1]
+    values: np.ndarray  # (n,) float32: the game's return for the observing seat, in [-1, 1]
     games: np.ndarray  # (n,) int64: the game's number (its deal), to split by game
+    policy_rows: np.ndarray | None = None  # (n,) bool: rows of the deciding seat; None: every row
+
+    def __post_init__(self) -> None:
+        if self.policy_rows is None:
+            self.policy_rows = np.ones(len(self.actions), dtype=bool)
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    @property
+    def deciding(self) -> np.ndarray:
+        """``policy_rows``, filled in (a bool per row)."""
+        assert self.policy_rows is not None, "filled in on construction"
+        return self.policy_rows
 
     def subset(self, rows: np.ndarray) -> Dataset:
         return Dataset(*(array[rows] for array in self._arrays()))
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.observations, self.masks, self.targets, self.actions, self.values, self.games)
+        return (self.observations, self.masks, self.targets, self.actions, self.values, self.games, self.deciding)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, Any] = dict(zip(DATA_FIELDS, self._arrays()))  # Any: numpy's stub checks them against allow_pickle too
@@ -80,13 +92,14 @@ class Dataset:
 
     @staticmethod
     def load(path: str | Path) -> Dataset:
+        """A saved dataset; one saved before ``policy_rows`` existed has only deciding rows."""
         if not Path(path).is_file():
             raise ParameterError(f"no data file {str(path)!r}")
         with np.load(path) as saved:
-            return Dataset(*(saved[name] for name in DATA_FIELDS))
+            return Dataset(*(saved[name] for name in DATA_FIELDS if name in saved.files))
 
 
-DATA_FIELDS = ("observations", "masks", "targets", "actions", "values", "games")
+DATA_FIELDS = ("observations", "masks", "targets", "actions", "values", "games", "policy_rows")
 
 
 def concatenate(parts: Sequence[Dataset]) -> Dataset:
@@ -109,13 +122,14 @@ def sharpen(data: Dataset, temperature: float) -> Dataset:
     distribution learns near-ties whose arg-max is noise; sharpened targets teach the choice."""
     if temperature == 1:
         return data
+    rows = np.flatnonzero(data.deciding)  # a value row has no policy target to sharpen
+    targets = np.zeros_like(data.targets)
     if temperature == 0:
-        targets = np.zeros_like(data.targets)
-        targets[np.arange(len(data)), data.actions] = 1.0
+        targets[rows, data.actions[rows]] = 1.0
     else:
-        targets = data.targets.astype(np.float64) ** (1.0 / temperature)
-        targets = (targets / targets.sum(axis=1, keepdims=True)).astype(np.float32)
-    return Dataset(data.observations, data.masks, targets, data.actions, data.values, data.games)
+        sharpened = data.targets[rows].astype(np.float64) ** (1.0 / temperature)
+        targets[rows] = sharpened / sharpened.sum(axis=1, keepdims=True)
+    return Dataset(data.observations, data.masks, targets, data.actions, data.values, data.games, data.deciding)
 
 
 def outcome_value(outcome: GameOutcome, position: int, num_players: int) -> float:
@@ -219,9 +233,9 @@ def collect(parts: Sequence[Part], workers: int, log: Callable[[str], None] = pr
 
 
 # ---------------------------------------------------------------- the student
-def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCriticPolicy, dict[str, Any]]:
+def initial_policy(env: DiceGameEnv, init: str | None, policy_kwargs: dict[str, Any] | None = None) -> tuple[MaskableActorCriticPolicy, dict[str, Any]]:
     """The student and the data a policy-only file keeps with it: a saved MaskablePPO model's
-    policy, or a fresh one of ``FRESH_NET_ARCH`` for this environment."""
+    policy, or a fresh one of ``policy_kwargs`` (default: ``FRESH_NET_ARCH``) for this environment."""
     if init is not None:
         policy, data = load_policy_with_data(init)
         if not isinstance(policy, MaskableActorCriticPolicy):
@@ -230,7 +244,7 @@ def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCri
         seat = env.possible_agents[0]
         data = {
             "policy_class": MaskableActorCriticPolicy,
-            "policy_kwargs": {"net_arch": list(FRESH_NET_ARCH)},
+            "policy_kwargs": dict(policy_kwargs) if policy_kwargs is not None else {"net_arch": list(FRESH_NET_ARCH)},
             "observation_space": env.observation_space(seat)["observation"],
             "action_space": env.action_space(seat),
         }
@@ -242,24 +256,35 @@ def initial_policy(env: DiceGameEnv, init: str | None) -> tuple[MaskableActorCri
     return policy.to("cpu"), data
 
 
-def forward(policy: MaskableActorCriticPolicy, observations: th.Tensor, masks: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-    """Masked log-probabilities and value estimates, as ``PolicyAgent`` computes them (with gradients)."""
+def masked_log_probabilities(policy: MaskableActorCriticPolicy, observations: th.Tensor, masks: th.Tensor) -> th.Tensor:
+    """As ``PolicyAgent`` computes them, with gradients."""
     actor = policy_features(policy, observations, policy.pi_features_extractor)
-    critic = policy_features(policy, observations, policy.vf_features_extractor)
     logits = policy.action_net(policy.mlp_extractor.forward_actor(actor)).masked_fill(~masks, -th.inf)
-    return th.log_softmax(logits, dim=1), policy.value_net(policy.mlp_extractor.forward_critic(critic)).squeeze(1)
+    return th.log_softmax(logits, dim=1)
+
+
+def value_estimates(policy: MaskableActorCriticPolicy, observations: th.Tensor) -> th.Tensor:
+    """The value head's, as ``PolicyAgent.values`` computes them, with gradients."""
+    critic = policy_features(policy, observations, policy.vf_features_extractor)
+    return policy.value_net(policy.mlp_extractor.forward_critic(critic)).squeeze(1)
 
 
 def losses(policy: MaskableActorCriticPolicy, data: Dataset, rows: np.ndarray | slice = slice(None)) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
     """Cross-entropy to the visit distribution, squared value error, and agreement with the
-    teacher's move (the share of rows whose arg-max is the move the teacher played)."""
-    masks = th.as_tensor(data.masks[rows])
-    log_probs, values = forward(policy, th.as_tensor(data.observations[rows]), masks)
-    targets = th.as_tensor(data.targets[rows])
+    teacher's move (the share of rows whose arg-max is the move the teacher played).  The policy's
+    figures are over the deciding rows alone (a value row has no mask: its policy is undefined);
+    none among ``rows``: 0."""
+    observations = th.as_tensor(data.observations[rows])
+    value_error = ((value_estimates(policy, observations) - th.as_tensor(data.values[rows])) ** 2).mean()
+    deciding = th.as_tensor(data.deciding[rows])
+    if not bool(deciding.any()):
+        return th.zeros(()), value_error, th.zeros(())
+    masks = th.as_tensor(data.masks[rows])[deciding]
+    log_probs = masked_log_probabilities(policy, observations[deciding], masks)
+    targets = th.as_tensor(data.targets[rows])[deciding]
     # 0 * -inf is nan: illegal actions (target 0) are left out, not multiplied.
     cross_entropy = -th.where(masks, targets * log_probs, th.zeros_like(log_probs)).sum(dim=1).mean()
-    value_error = ((values - th.as_tensor(data.values[rows])) ** 2).mean()
-    agreement = (log_probs.argmax(dim=1) == th.as_tensor(data.actions[rows])).float().mean()
+    agreement = (log_probs.argmax(dim=1) == th.as_tensor(data.actions[rows])[deciding]).float().mean()
     return cross_entropy, value_error, agreement
 
 
@@ -281,15 +306,18 @@ def train(
     held_out: float = 0.1,
     seed: int = 0,
     log: Callable[[str], None] = print,
+    optimizer: th.optim.Optimizer | None = None,
 ) -> list[dict[str, float]]:
     """Adam on the policy's cross-entropy plus ``value_weight`` times the value error, minibatches
-    of the training games; the held-out games' figures after each epoch (and before the first)."""
+    of the training games; the held-out games' figures after each epoch (and before the first).
+    ``optimizer``: one to go on with (expert iteration keeps Adam's moments across generations);
+    default a new Adam at ``learning_rate``."""
     train_set, held = split_by_game(data, held_out, seed)
     if not len(train_set):
         raise ParameterError("no training examples (more games, or a smaller --held-out)")
     th.manual_seed(seed)
     order_rng = np.random.default_rng(seed)
-    optimizer = th.optim.Adam(policy.parameters(), lr=learning_rate)
+    optimizer = optimizer or th.optim.Adam(policy.parameters(), lr=learning_rate)
     history = [evaluate(policy, held)]
     log(f"  before: held-out {_format(history[-1])} ({len(train_set)} training rows, {len(held)} held out)")
     for epoch in range(1, epochs + 1):

@@ -1,6 +1,7 @@
 """Starting and resuming training runs: the algorithm picks the backend, imported only then
 (``dice_envs.training.sb3.trainer`` for ``ppo`` and ``dqn``, ``dice_envs.training.rllib.trainer``
-for ``rllib_ppo``, which needs Ray).
+for ``rllib_ppo``, which needs Ray, ``dice_envs.training.expert_iteration.trainer`` for
+``expert_iteration``, whose games may be played as Ray tasks: ``play_parts_with``).
 
     result = start_run(load_config("dice_envs/configs/dino_hunt/ppo.yaml"))     # runs/dino_hunt_ppo-<time>/
     result = resume_run(Path("runs/dino_hunt_ppo-20261130-101500"))
@@ -19,12 +20,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dice_envs.arena.parallel import PartsPlayer
 from dice_envs.training.checkpoints import read_checkpoint
 from dice_envs.training.config import ConfigError, TrainConfig, load_config, save_config
 from dice_envs.training.run_lock import LOCK_FILE, run_lock
 from dice_envs.training.trainer import LearnerPool, RunPaths, RunResult, Trainer, TrainingState, latest_checkpoint
 
 if TYPE_CHECKING:
+    from dice_envs.training.expert_iteration.trainer import ExpertIterationTrainer
     from dice_envs.training.rllib.trainer import RLlibTrainer
     from dice_envs.training.sb3.trainer import SB3Trainer
 
@@ -35,10 +38,13 @@ RESUMABLE_KEYS = (
     "ray.num_envs_per_env_runner",
     "ray.num_cpus_per_env_runner",
     "ray.num_cpus",
+    "hyperparameters.workers",
+    "hyperparameters.ladder_games",
 )
 RESUMABLE_SECTIONS = ("evaluation.", "self_play.", "opponents.")
-"""Keys that may change when a run resumes; the rest are baked into the saved model."""
-RUN_FILES = frozenset({"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "evaluation.json", "evaluation.md"})
+"""Keys that may change when a run resumes; the rest are baked into the saved model (an
+``expert_iteration`` run's games are the same on any number of workers)."""
+RUN_FILES = frozenset({"checkpoints", "tensorboard", "metrics.json", "learning_curve.png", "rating_curve.png", "evaluation.json", "evaluation.md"})
 """What a run writes in its directory besides ``config.yaml`` and its models (``model*.zip``)."""
 
 
@@ -49,14 +55,17 @@ def start_run(
     run_dir: Path | None = None,
     progress: bool = True,
     ray_address: str | None = None,
+    play_parts_with: PartsPlayer | None = None,
 ) -> RunResult:
     """Train ``config`` from scratch in a new run directory, then evaluate the final model.
     ``ray_address``: the Ray cluster an ``rllib_ppo`` run joins (else ``RAY_ADDRESS``, else an
-    embedded Ray).
+    embedded Ray); ``play_parts_with``: where an ``expert_iteration`` run plays its games
+    (``dice_envs.arena.ray.play_parts_on_ray``; default this machine's ``workers`` processes).
 
     A start that fails (before training begins) leaves nothing behind: the directories it made
     are removed, one that existed (empty) before is left empty."""
     check_ray_address(config, ray_address)
+    check_parts_player(config, play_parts_with)
     root = run_dir or _new_run_dir(runs_root, config.name)
     _require_empty(root)
     created = [folder for folder in (root, *root.parents) if not folder.exists()]  # the run's, and runs/ if new
@@ -64,7 +73,7 @@ def start_run(
         _make_directory(root)
         with run_lock(root):
             _require_empty(root)  # another start may have filled it before this one held the lock
-            return _set_up(config, RunPaths(root), progress, ray_address).run()
+            return _set_up(config, RunPaths(root), progress, ray_address, play_parts_with).run()
     finally:
         for folder in created:  # those a failed set-up leaves empty
             if folder.is_dir() and not any(folder.iterdir()):
@@ -85,12 +94,12 @@ def _require_empty(root: Path) -> None:
         raise ConfigError(f"run directory {str(root)!r} is not empty; resume it with --resume or choose another")
 
 
-def _set_up(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
+def _set_up(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None, play_parts_with: PartsPlayer | None) -> Trainer:
     """The run's ``config.yaml`` and ``checkpoints/``, and its trainer at step 0; nothing of them if that fails."""
     try:
         paths.checkpoints.mkdir(exist_ok=True)
         save_config(config, paths.config)
-        return _fresh_trainer(config, paths, progress, ray_address)
+        return _fresh_trainer(config, paths, progress, ray_address, play_parts_with)
     except BaseException:
         _clear_run_dir(paths)
         paths.config.unlink(missing_ok=True)
@@ -99,7 +108,14 @@ def _set_up(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: s
 
 def check_ray_address(config: TrainConfig, ray_address: str | None) -> None:
     if ray_address is not None and config.algorithm != "rllib_ppo":
-        raise ConfigError(f"--address names a Ray cluster, which only algorithm rllib_ppo trains on (this config: {config.algorithm})")
+        raise ConfigError(
+            f"--address names a Ray cluster, which only algorithm rllib_ppo trains on, or expert_iteration with --ray (this config: {config.algorithm})"
+        )
+
+
+def check_parts_player(config: TrainConfig, play_parts_with: PartsPlayer | None) -> None:
+    if play_parts_with is not None and config.algorithm != "expert_iteration":
+        raise ConfigError(f"--ray plays the games of algorithm expert_iteration on Ray (rllib_ppo runs on Ray itself: --address); this config: {config.algorithm}")
 
 
 def rllib_trainer_class() -> type[RLlibTrainer]:
@@ -113,10 +129,12 @@ def rllib_trainer_class() -> type[RLlibTrainer]:
     return RLlibTrainer
 
 
-def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
+def _fresh_trainer(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None, play_parts_with: PartsPlayer | None) -> Trainer:
     """A trainer for step 0 of ``config``: new environments, a new (or ``init_policy``) model."""
     if config.algorithm == "rllib_ppo":
         return rllib_trainer_class().fresh(config, paths, progress, ray_address)
+    if config.algorithm == "expert_iteration":
+        return expert_iteration_trainer_class().fresh(config, paths, progress, play_parts_with)
     return sb3_trainer_class().fresh(config, paths, progress)
 
 
@@ -125,6 +143,13 @@ def sb3_trainer_class() -> type[SB3Trainer]:
     from dice_envs.training.sb3.trainer import SB3Trainer
 
     return SB3Trainer
+
+
+def expert_iteration_trainer_class() -> type[ExpertIterationTrainer]:
+    """``dice_envs.training.expert_iteration.trainer.ExpertIterationTrainer``, imported only for its runs."""
+    from dice_envs.training.expert_iteration.trainer import ExpertIterationTrainer
+
+    return ExpertIterationTrainer
 
 
 def _clear_run_dir(paths: RunPaths) -> None:
@@ -136,10 +161,13 @@ def _clear_run_dir(paths: RunPaths) -> None:
             child.unlink()
 
 
-def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = True, ray_address: str | None = None) -> RunResult:
+def resume_run(
+    run_dir: Path, overrides: Sequence[str] = (), progress: bool = True, ray_address: str | None = None, play_parts_with: PartsPlayer | None = None
+) -> RunResult:
     """Continue a run from its last checkpoint (``overrides`` may extend or re-schedule it); a run
     stopped before its first checkpoint starts over in its directory, from its ``config.yaml``.
-    ``ray_address`` as in ``start_run``: a run may resume on another cluster than it started on.
+    ``ray_address`` and ``play_parts_with`` as in ``start_run``: a run may resume on another
+    cluster than it started on.
 
     Everything is read and checked (the config, every file of the checkpoint) before anything in
     the directory changes: a resume refused leaves the run as it was."""
@@ -154,17 +182,18 @@ def resume_run(run_dir: Path, overrides: Sequence[str] = (), progress: bool = Tr
     with run_lock(run_dir):
         config = load_config(paths.config, overrides)
         check_ray_address(config, ray_address)
+        check_parts_player(config, play_parts_with)
         checkpoint = latest_checkpoint(paths)
         if checkpoint is None:
-            trainer = _starting_over(config, paths, progress, ray_address)
+            trainer = _starting_over(config, paths, progress, ray_address, play_parts_with)
         else:
             state, pool = read_checkpoint(checkpoint, config)
-            trainer = _resumed_trainer(config, paths, checkpoint, state, pool, progress, ray_address)
+            trainer = _resumed_trainer(config, paths, checkpoint, state, pool, progress, ray_address, play_parts_with)
             save_config(config, paths.config)
         return trainer.run()
 
 
-def _starting_over(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None) -> Trainer:
+def _starting_over(config: TrainConfig, paths: RunPaths, progress: bool, ray_address: str | None, play_parts_with: PartsPlayer | None) -> Trainer:
     """The trainer of a run stopped before its first checkpoint (nothing to keep), its directory
     cleared for it; a run without a checkpoint that was not such a run is refused."""
     if not paths.checkpoints.is_dir() or paths.model.exists():
@@ -173,7 +202,7 @@ def _starting_over(config: TrainConfig, paths: RunPaths, progress: bool, ray_add
             f"nothing to resume from in {str(paths.root)!r}: no checkpoint in {str(paths.checkpoints)!r}{finished} "
             "(only a run stopped before its first checkpoint starts over)"
         )
-    trainer = _fresh_trainer(config, paths, progress, ray_address)
+    trainer = _fresh_trainer(config, paths, progress, ray_address, play_parts_with)
     try:
         save_config(config, paths.config)
         _clear_run_dir(paths)
@@ -185,10 +214,19 @@ def _starting_over(config: TrainConfig, paths: RunPaths, progress: bool, ray_add
 
 
 def _resumed_trainer(
-    config: TrainConfig, paths: RunPaths, checkpoint: Path, state: TrainingState, pool: LearnerPool, progress: bool, ray_address: str | None
+    config: TrainConfig,
+    paths: RunPaths,
+    checkpoint: Path,
+    state: TrainingState,
+    pool: LearnerPool,
+    progress: bool,
+    ray_address: str | None,
+    play_parts_with: PartsPlayer | None,
 ) -> Trainer:
     if config.algorithm == "rllib_ppo":
         return rllib_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, ray_address)
+    if config.algorithm == "expert_iteration":
+        return expert_iteration_trainer_class().resumed(config, paths, checkpoint, state, pool, progress, play_parts_with)
     return sb3_trainer_class().resumed(config, paths, checkpoint, state, pool, progress)
 
 

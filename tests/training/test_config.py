@@ -136,7 +136,7 @@ def numeric_keys(cls: type, prefix: str = "") -> list[tuple[str, type]]:
     return keys
 
 
-@pytest.mark.parametrize("algorithm", ["ppo", "dqn", "rllib_ppo"])
+@pytest.mark.parametrize("algorithm", ["ppo", "dqn", "rllib_ppo", "expert_iteration"])
 def test_no_number_of_any_key_may_be_infinite_nan_or_too_large(algorithm: str) -> None:
     """inf, -inf and nan wherever a config takes a number (a float key, an opponent's weight), and
     integers beyond 64 bits wherever it takes an integer: each one line naming the key."""
