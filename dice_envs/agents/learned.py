@@ -223,6 +223,11 @@ def load_evaluator(env: DiceGameEnv, path: str | Path, loaded: MutableMapping[Pa
     its policy's priors and its value head's values; a model without a value head is a clear error."""
     agent = load_model_agent(env, path, loaded=loaded)
     agent.values(np.zeros((1, agent.layout.size), dtype=np.float32))  # a value head, or a clear error now
+    return search_evaluator(agent)
+
+
+def search_evaluator(agent: PolicyAgent) -> SearchEvaluator:
+    """A policy agent as a search's evaluator, in numpy where numpy can compute its networks."""
     return SearchEvaluator(agent, numpy_policy(agent.policy))
 
 

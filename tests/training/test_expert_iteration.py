@@ -63,7 +63,7 @@ def fresh_network(config: TrainConfig) -> bytes:
         ({"hyperparameters": {"ladder_games": -1}}, "hyperparameters.ladder_games must not be negative"),
         ({"hyperparameters": {"chance": "half"}}, "hyperparameters.chance must be one of 'open', 'closed'"),
         ({"hyperparameters": {"n_steps": 64}}, "unknown key 'hyperparameters.n_steps'"),
-        ({"hyperparameters": {"ladder_games": 2}, "env": {"name": "dice_age_v0", "kwargs": {"num_players": 3}}}, "ladder_games needs the game the ladder plays"),
+        ({"hyperparameters": {"ladder_games": 2}, "env": {"name": "dice_age_v1", "kwargs": {"num_players": 3}}}, "ladder_games needs the game the ladder plays"),
         ({"opponents": {"self": 1.0}}, "opponents.self is not an expert_iteration opponent"),
         ({"n_envs": 4}, "'n_envs' is a key of the Stable-Baselines3 algorithms (ppo, dqn) only, not of algorithm expert_iteration"),
         ({"ray": {}}, "'ray' is a key of rllib_ppo only"),
@@ -99,14 +99,14 @@ def test_rows_hold_every_seats_value_and_the_deciders_policy_target() -> None:
 
 
 def test_the_same_data_on_one_worker_and_two() -> None:
-    config = config_from_dict(small_config("dice_age_v0"))
+    config = config_from_dict(small_config("dice_age_v1"))
     network = fresh_network(config)
     one, two = (collect(generation_parts(config, 1, network, [network]), workers) for workers in (1, 2))
     assert one[1:] == two[1:]
     assert all(np.array_equal(a, b) for a, b in zip(one[0]._arrays(), two[0]._arrays()))
 
 
-@pytest.mark.parametrize(("env_name", "players"), [("dice_age_v0", 2), ("mammoth_hunters_v1", 3)])
+@pytest.mark.parametrize(("env_name", "players"), [("dice_age_v1", 2), ("mammoth_hunters_v1", 3)])
 def test_the_training_path_cannot_peek(env_name: str, players: int, tmp_path: Path) -> None:
     """Two positions differing only in what the searching seat cannot see give the same recorded
     row for it (observation, mask, visit counts, move) from the same seed."""

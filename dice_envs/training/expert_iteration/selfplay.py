@@ -3,8 +3,8 @@
     parts = generation_parts(config, generation, network_blob, pool)
     data, wins = collect(parts, workers)                       # or over Ray: play_parts_with=...
 
-Every seat of a self-play game is the search (``MCTSAgent`` guided by a ``PolicyAgent`` over the
-network being trained); in the ``pool_share`` of games one seat is the search and the others are
+Every seat of a self-play game is the search (``MCTSAgent`` guided by the network being trained,
+its positions searched together by ``search_many``: one network pass for all their new leaves); in the ``pool_share`` of games one seat is the search and the others are
 drawn from the config's ``opponents`` (heuristics, ``random``, ``snapshot``: earlier networks), so
 that the network also learns the positions play against the opponents it is judged by reaches (the
 reverse, one pool seat among searches, would add little that self-play does not).  At each of the
@@ -34,7 +34,7 @@ import torch as th
 
 import dice_envs
 from dice_envs.agents.base import Agent
-from dice_envs.agents.learned import PolicyAgent, policy_from_bytes
+from dice_envs.agents.learned import PolicyAgent, policy_from_bytes, search_evaluator
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions
 from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.parallel import Part, PartsPlayer, part_seed, play_parts
@@ -44,13 +44,6 @@ from dice_envs.core.state import GameState
 from dice_envs.training.config import ExpertIterationHyperparameters, TrainConfig
 from dice_envs.training.distill import Dataset, concatenate, outcome_value
 from dice_envs.training.opponents import Opponents
-
-
-def search_positions(search: MCTSAgent, states: Sequence[GameState], seats: Sequence[int]) -> list[tuple[int, np.ndarray]]:
-    """The search's move and root visit counts at each position (``seats[i]`` to play ``states[i]``).
-    The one place the search is asked: ``MCTSAgent.search_many`` (every position's new leaves in
-    one network pass) replaces these per-position searches where it exists."""
-    return [search.search_visits(state, seat) for state, seat in zip(states, seats)]
 
 
 @dataclass(frozen=True)
@@ -88,7 +81,8 @@ class SelfPlayer(Agent):
     def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         actions = np.array([int(np.flatnonzero(mask)[0]) for mask in action_masks], dtype=np.int64)  # forced moves stand
         choosing = [row for row, mask in enumerate(action_masks) if mask.sum() > 1]
-        searched = search_positions(self.search, [states[row] for row in choosing], [seats[row] for row in choosing])
+        # every position of the batch in one lockstep search: one network pass for all their new leaves
+        searched = self.search.search_many([states[row] for row in choosing], [seats[row] for row in choosing])
         encoder, players = self.env.encoder, self.env.game.num_players
         for row, (move, counts) in zip(choosing, searched):
             actions[row] = self._explore(states[row], seats[row], move, counts)
@@ -192,7 +186,7 @@ def _lineup(config: TrainConfig, network: bytes, snapshots: Sequence[bytes] | No
 
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         seed = config.seed * 1000 + seed_offset
-        evaluator = PolicyAgent(env, policy_from_bytes(network), label="network")
+        evaluator = search_evaluator(PolicyAgent(env, policy_from_bytes(network), label="network"))
         options = SearchOptions(simulations=hp.simulations, exploration=hp.exploration, chance=hp.chance)
         player = SelfPlayer(MCTSAgent(env, seed=seed, options=options, evaluator=evaluator), hp.sampled_moves, seed=seed + 1)
         if snapshots is None:
