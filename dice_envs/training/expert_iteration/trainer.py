@@ -42,9 +42,9 @@ from dice_envs.training.checkpoints import read_generations, read_replay
 from dice_envs.training.config import ConfigError, TrainConfig
 from dice_envs.training.distill import Dataset, concatenate, evaluate, initial_policy, sharpen, train
 from dice_envs.training.expert_iteration.selfplay import collect, generation_parts, hyperparameters
+from dice_envs.training.policy_network import policy_kwargs
 from dice_envs.training.trainer import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, first_state
 
-ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
 MODEL_FILE = "model.zip"
 OPTIMIZER_FILE = "optimizer.pt"
 GENERATIONS_FILE = "generations.json"
@@ -90,9 +90,8 @@ class ExpertIterationTrainer(Trainer):
         th.set_num_threads(1)  # small networks: threads only contend with the games
         th.manual_seed(config.seed)
         env = dice_envs.make(config.env.name, **config.env.kwargs)
-        policy_kwargs = {"net_arch": list(config.policy.net_arch), "activation_fn": ACTIVATIONS[config.policy.activation]}
         try:
-            network = initial_policy(env, config.init_policy, policy_kwargs)
+            network = initial_policy(env, config.init_policy, policy_kwargs(config.policy))
         except ParameterError as error:
             raise ConfigError(f"init_policy: {error}") from None
         blob = policy_to_bytes(network[0])

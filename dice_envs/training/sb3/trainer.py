@@ -26,6 +26,7 @@ from dice_envs.agents import Agent
 from dice_envs.agents.learned import PolicyAgent, load_policy, policy_to_bytes
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.training.config import ConfigError, TrainConfig
+from dice_envs.training.policy_network import policy_kwargs
 from dice_envs.training.sb3.lockstep import LockstepVecEnv, VecScaleReward
 from dice_envs.training.sb3.masked_dqn import MaskedDQN
 from dice_envs.training.single_agent import SingleAgentEnv
@@ -33,7 +34,6 @@ from dice_envs.training.single_turn import SingleTurnEnv
 from dice_envs.training.trainer import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, damaged_file, first_state
 
 ALGORITHM_CLASSES: dict[str, type[BaseAlgorithm]] = {"ppo": MaskablePPO, "dqn": MaskedDQN}
-ACTIVATIONS = {"tanh": th.nn.Tanh, "relu": th.nn.ReLU}
 
 
 # ------------------------------------------------------------ construction
@@ -63,11 +63,10 @@ def make_training_env(config: TrainConfig, seed: int) -> VecEnv:
 
 
 def build_model(config: TrainConfig, env: VecEnv, tensorboard_dir: Path | None) -> BaseAlgorithm:
-    policy_kwargs = {"net_arch": list(config.policy.net_arch), "activation_fn": ACTIVATIONS[config.policy.activation]}
     return ALGORITHM_CLASSES[config.algorithm](
         "MlpPolicy",
         env,
-        policy_kwargs=policy_kwargs,
+        policy_kwargs=policy_kwargs(config.policy),
         seed=config.seed,
         device="cpu",
         tensorboard_log=str(tensorboard_dir) if tensorboard_dir else None,
