@@ -33,7 +33,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 import dice_envs
 from dice_envs.agents import Agent
 from dice_envs.agents.learned import PolicyAgent, load_policy_with_data, policy_to_bytes, save_policy
-from dice_envs.arena.ladder import rate_agent
+from dice_envs.arena.ladder import load_ladder, rate_agent
 from dice_envs.arena.parallel import PartsPlayer
 from dice_envs.arena.tournament import Entrant
 from dice_envs.core.aec import DiceGameEnv
@@ -179,7 +179,8 @@ class ExpertIterationTrainer(Trainer):
     def plot_ratings(self) -> None:
         rated = [record for record in self.generations if "rating" in record]
         if rated:
-            plot_rating_curve(rated, self.paths.root / RATING_CURVE, self.config.name)
+            rungs = load_ladder(self.config.env.name).ratings()
+            plot_rating_curve(rated, self.paths.root / RATING_CURVE, self.config.name, {rung: rungs[rung] for rung in rungs if rung != "random"})
 
     # ------------------------------------------------------ the Trainer's hooks
     def learner_agent(self, env: DiceGameEnv, seed: int | None) -> Agent:
@@ -223,9 +224,17 @@ def _figures(record: dict[str, Any]) -> str:
     return ", ".join(shown)
 
 
-def plot_rating_curve(records: list[dict[str, Any]], path: Path, title: str) -> None:
-    """Each generation's ladder rating (random = 0) with its 95% interval."""
-    figure, axes = plt.subplots(figsize=(8, 4.5))
+def plot_rating_curve(records: list[dict[str, Any]], path: Path, title: str, rungs: dict[str, float]) -> None:
+    """Each generation's ladder rating (random = 0) with its 95% interval, beside the ladder's
+    ``rungs`` (their stored ratings) as the marks to pass."""
+    figure, axes = plt.subplots(figsize=(9, 5))
+    level: dict[int, list[str]] = {}
+    for rung, rating in rungs.items():
+        level.setdefault(round(rating), []).append(rung)  # rungs rated alike share a line (Dice Age's two heuristics)
+    for rating, names in level.items():
+        axes.axhline(rating, color="grey", linestyle="--", linewidth=0.7, alpha=0.6)
+        label = ", ".join(names)
+        axes.annotate(label, (1, rating), xycoords=("axes fraction", "data"), xytext=(3, 0), textcoords="offset points", fontsize=7, va="center", color="dimgrey")
     generations = [record["generation"] for record in records]
     (line,) = axes.plot(generations, [record["rating"] for record in records], marker="o", markersize=3, label="network alone")
     lows, highs = zip(*(record["rating_ci95"] for record in records))
