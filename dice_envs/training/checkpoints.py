@@ -194,8 +194,10 @@ def _read_pool(checkpoint: Path, config: TrainConfig) -> LearnerPool:
 # ----------------------------------------------- expert iteration's own files
 GENERATION_KEYS = frozenset({"generation", "step", "rows", "decisions", "seconds"})
 """What every generation's record holds (``ExpertIterationTrainer.play_and_train``); its figures
-(cross_entropy, value_mse, agreement; rating, rating_ci95) are optional, each a finite number."""
-FIGURES = frozenset({"cross_entropy", "value_mse", "agreement", "rating", "rating_ci95"})
+(cross_entropy, value_mse, agreement on the window after training, the same of the new games
+before it as unseen_*; rating, rating_ci95) are optional, each a finite number."""
+TRAINING_FIGURES = ("cross_entropy", "value_mse", "agreement")
+FIGURES = frozenset({*TRAINING_FIGURES, *(f"unseen_{name}" for name in TRAINING_FIGURES), "rating", "rating_ci95"})
 
 
 def read_generations(checkpoint: Path, file: str, num_timesteps: int, replay_generations: int) -> tuple[list[dict[str, Any]], list[int]]:

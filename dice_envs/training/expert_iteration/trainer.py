@@ -148,6 +148,8 @@ class ExpertIterationTrainer(Trainer):
         data, search_won, decisions = collect(parts, hp.workers, self.play_parts_with)
         for won in search_won:
             self.record_episode(won)
+        # the new games' figures before the network learns them: its error on games it never saw
+        unseen = {f"unseen_{name}": value for name, value in evaluate(self.policy, sharpen(data, hp.temperature)).items()}
         self.replay = [*self.replay, (generation, data)][-hp.replay_generations :]
         window = sharpen(concatenate([rows for _, rows in self.replay]), hp.temperature)
         train(
@@ -161,6 +163,7 @@ class ExpertIterationTrainer(Trainer):
             "rows": len(data),
             "decisions": int(data.deciding.sum()),
             **evaluate(self.policy, window),
+            **unseen,
             **self.rating(generation),
         }
         record["seconds"] = round(time.perf_counter() - started, 1)
@@ -218,7 +221,7 @@ def new_optimizer(policy: MaskableActorCriticPolicy, config: TrainConfig) -> th.
 
 
 def _figures(record: dict[str, Any]) -> str:
-    shown = [f"{name} {record[name]:.3f}" for name in ("cross_entropy", "value_mse", "agreement") if name in record]
+    shown = [f"{name} {record[name]:.3f}" for name in ("cross_entropy", "value_mse", "agreement", "unseen_value_mse") if name in record]
     if "rating" in record:
         shown.append(f"rating {record['rating']:.0f}")
     return ", ".join(shown)
