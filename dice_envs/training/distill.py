@@ -156,12 +156,9 @@ class Recorder(Agent):
         return int(self.act_in([state], [self.env.game.current_player(state)], observation[np.newaxis], action_mask[np.newaxis])[0])
 
     def act_in(self, states: Sequence[GameState], seats: Sequence[int], observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        actions = []
-        for state, seat in zip(states, seats):
-            action, counts = self.teacher.search_visits(state, seat)
-            self.pending.append(counts)
-            actions.append(action)
-        return np.array(actions, dtype=np.int64)
+        searched = self.teacher.search_many(states, seats)  # with a model: every position's leaves in one pass
+        self.pending.extend(counts for _, counts in searched)
+        return np.array([action for action, _ in searched], dtype=np.int64)
 
 
 def lineup_builder(env_name: str, teacher: str, opponent: str, num_players: int, seed: int) -> LineupBuilder:
