@@ -7,8 +7,8 @@
 
 For each shipped ``expert_iteration`` config, generation 0 (a fresh network, seeded from the
 config) is played with the config's settings bar ``--games`` a generation and ``--simulations`` a
-decision (``dice_envs.training.expert_iteration.selfplay``: the search in every seat, its
-positions searched together), first on one worker, the reference, then on each other count of
+decision, in parts of ``--lockstep`` games (``dice_envs.training.expert_iteration.selfplay``: the
+search in every seat, the positions of a part's games searched together), first on one worker, the reference, then on each other count of
 ``--workers`` (forked processes, ``dice_envs.arena.parallel``) and, with ``--ray``, as Ray tasks on an
 embedded Ray of the largest count.  Printed per game: wall-clock games and search decisions per
 second (the best of ``--repeats`` runs), the ratio to one worker, and whether every run recorded the
@@ -76,18 +76,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--configs", nargs="+", choices=CONFIGS, default=list(CONFIGS))
     parser.add_argument("--games", type=int, default=32, help="games a generation (default 32)")
     parser.add_argument("--simulations", type=int, default=16, help="search simulations a decision (default 16)")
+    parser.add_argument("--lockstep", type=int, default=8, help="games a part, played in lockstep by one worker (default 8: 4 parts of 32 games)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts after the one-worker reference (default 1 2)")
     parser.add_argument("--ray", action="store_true", help="also as Ray tasks on an embedded Ray of the largest worker count")
     parser.add_argument("--repeats", type=int, default=2, help="runs of each cell, the fastest shown (default 2)")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 4 games at 2 simulations, in parts of 2")
     args = parser.parse_args(argv)
-    if min(args.games, args.simulations, args.repeats, *args.workers) < 1:
-        parser.error("--games, --simulations, --repeats and --workers must be at least 1")
+    if min(args.games, args.simulations, args.lockstep, args.repeats, *args.workers) < 1:
+        parser.error("--games, --simulations, --lockstep, --repeats and --workers must be at least 1")
     worker_counts = sorted({1, *args.workers})
-    games, simulations = (4, 2) if args.quick else (args.games, args.simulations)
-    overrides = [f"hyperparameters.games_per_generation={games}", f"hyperparameters.simulations={simulations}", "hyperparameters.ladder_games=0"]
-    if args.quick:
-        overrides.append("hyperparameters.lockstep_games=2")
+    games, simulations, lockstep = (4, 2, 2) if args.quick else (args.games, args.simulations, args.lockstep)
+    overrides = [
+        f"hyperparameters.games_per_generation={games}",
+        f"hyperparameters.simulations={simulations}",
+        f"hyperparameters.lockstep_games={lockstep}",  # parts of this many games: the workers' tasks
+        "hyperparameters.ladder_games=0",
+    ]
     ray = None
     if args.ray:
         from dice_envs.arena.ray import play_parts_on_ray
@@ -96,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         connect(None, max(worker_counts))
         ray = play_parts_on_ray
     columns = [f"{workers} worker{'s' if workers > 1 else ''}" for workers in worker_counts] + (["Ray"] if ray else [])
-    print(f"generation 0 of each config at {games} games, {simulations} simulations a decision (wall time)\n")
+    print(f"generation 0 of each config at {games} games in parts of {lockstep}, {simulations} simulations a decision (wall time)\n")
     print("| env | " + " | ".join(columns) + " | same rows |")
     print("|---|" + "---|" * (len(columns) + 1))
     for name in args.configs:

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from threadpoolctl import threadpool_limits
+
 import dice_envs
 from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, lineup_at_seats, play_games
@@ -126,8 +128,12 @@ def _play_part_at(index: int) -> Any:
 
 
 def _one_thread() -> None:
+    """Each worker computes on one core: torch's threads, and the BLAS threads numpy started
+    before the fork (OpenBLAS's, one per core, spin in every worker: two Mammoth Hunters workers
+    played 0.79 times as fast as one, `benchmarks/self_play_throughput.py`)."""
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
+    threadpool_limits(1)
 
 
 def play_parts(parts: Sequence[Part], workers: int, play: Callable[[Part], T] = play_part) -> Iterator[T]:  # type: ignore[assignment]
