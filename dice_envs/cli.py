@@ -179,10 +179,12 @@ def training_games_player(args: argparse.Namespace, run_config: TrainConfig) -> 
     plays its games (an embedded Ray of the config's ``workers`` CPUs unless ``--address`` names a cluster)."""
     if not args.ray:
         return None
-    workers = getattr(run_config.hyperparameters, "workers", None)
-    if run_config.algorithm != "expert_iteration" or workers is None:
-        raise ParameterError(f"--ray plays the games of algorithm expert_iteration on Ray (rllib_ppo runs on Ray itself: --address); this config: {run_config.algorithm}")
-    return ray_parts_player(True, args.address, workers)
+    from dice_envs.training.config import ExpertIterationHyperparameters
+    from dice_envs.training.runs import require_games_on_ray
+
+    require_games_on_ray(run_config)
+    assert isinstance(run_config.hyperparameters, ExpertIterationHyperparameters), "an expert_iteration config"
+    return ray_parts_player(True, args.address, run_config.hyperparameters.workers)
 
 
 def evaluate_command(args: argparse.Namespace) -> None:

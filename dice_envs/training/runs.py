@@ -114,7 +114,13 @@ def check_ray_address(config: TrainConfig, ray_address: str | None) -> None:
 
 
 def check_parts_player(config: TrainConfig, play_parts_with: PartsPlayer | None) -> None:
-    if play_parts_with is not None and config.algorithm != "expert_iteration":
+    if play_parts_with is not None:
+        require_games_on_ray(config)
+
+
+def require_games_on_ray(config: TrainConfig) -> None:
+    """``--ray`` is for an ``expert_iteration`` run's games; anything else is one clear line."""
+    if config.algorithm != "expert_iteration":
         raise ConfigError(f"--ray plays the games of algorithm expert_iteration on Ray (rllib_ppo runs on Ray itself: --address); this config: {config.algorithm}")
 
 
