@@ -185,4 +185,8 @@ def test_a_damaged_replay_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"replay_000000.npz: values must be finite numbers") as error:
         resume_run(run_dir, ["total_timesteps=100000"], progress=False)
     assert "\n" not in str(error.value)
-    assert sorted(path.name for path in run_dir.rglob("*")) == sorted(path.name for path in Path(before).rglob("*"))
+    assert contents(run_dir) == contents(Path(before)), "a refused resume leaves the run directory as it was"
+
+
+def contents(root: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
