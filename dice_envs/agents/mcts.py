@@ -29,8 +29,9 @@ its policy's probabilities become priors and its value head judges new leaves, P
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
 ``closed``: above; with a ``model`` too), ``leaves`` (with a ``model``: the simulations of one tree
-that wait for the same network pass, default 1, below).  A decision with one legal action costs
-no search.
+that wait for the same network pass, default 1, below), ``gumbel`` (with a ``model`` and a budget
+in simulations: Gumbel AlphaZero's search over that many root actions, below; default 0, PUCT).
+A decision with one legal action costs no search.
 
 ``MCTSAgent.search_many`` searches many positions at once (``act_in`` is asked about every game
 waiting for the agent): with a ``model`` their trees run in lockstep and one network pass answers
@@ -40,6 +41,18 @@ agent's in position order, so its result is the one it would get searched alone.
 while one waits, each node on its path counts a visit that has won nothing (a *virtual loss*), so
 the others choose other paths.  With one (the default) there is never another to see it, and the
 search is AlphaZero's, one simulation after another.
+
+With ``gumbel=M`` the search is Gumbel AlphaZero's (Danihelka, Guez, Schrittwieser and Silver,
+"Policy improvement by planning with Gumbel", ICLR 2022; as mctx's ``gumbel_muzero_policy``): at
+the root, M actions are drawn without replacement by adding Gumbel noise to the policy's logits
+(Gumbel-top-k), and sequential halving spends the simulations on them, halving the candidates by
+``gumbel + logit + sigma(q)`` until one is left: the move.  Below the root a simulation takes the
+action whose share of the visits falls furthest short of the improved policy
+``softmax(logit + sigma(q))``, where an unvisited action's q is completed by the node's mixed value
+(its value estimate blended with its visited children's), and ``sigma`` scales q by
+``(50 + most visits) * 0.1`` after a min-max rescale.  ``search_policies`` gives the root's
+improved policy as the learning target: unlike visit counts, it improves on the prior even at a
+handful of simulations, where PUCT's counts are little more than one visit per legal move.
 
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
@@ -51,6 +64,7 @@ for games.  This is the single-turn problem the exact solvers of ``dice_envs/age
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import time
@@ -73,6 +87,10 @@ MAX_SECONDS = 3600.0
 """The largest budgets a decision takes: beyond them a search would not return in any useful time
 (``seconds=inf`` never would)."""
 MAX_LEAVES = 256
+GUMBEL_VISIT_SCALE = 50.0
+GUMBEL_VALUE_SCALE = 0.1
+"""``sigma(q) = (GUMBEL_VISIT_SCALE + most visits) * GUMBEL_VALUE_SCALE * q``: the paper's and
+mctx's c_visit and c_scale, for q in [0, 1]."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +104,7 @@ class SearchOptions:
     objective: str = "game"
     chance: str = "open"
     leaves: int = 1
+    gumbel: int = 0
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -106,6 +125,11 @@ class SearchOptions:
             raise ParameterError(f"mcts: leaves must be a whole number from 1 to {MAX_LEAVES}, got {self.leaves!r}")
         if self.leaves > 1 and self.model is None:
             raise ParameterError("mcts: leaves is the simulations of a tree waiting for one network pass: it needs a model")
+        if isinstance(self.gumbel, bool) or not isinstance(self.gumbel, int) or self.gumbel < 0:
+            raise ParameterError(f"mcts: gumbel must be a whole number of root actions, 0 (PUCT) or more, got {self.gumbel!r}")
+        if self.gumbel and (self.seconds is not None or self.leaves > 1):
+            # Sequential halving divides a budget known in advance among the candidates, one simulation at a time.
+            raise ParameterError("mcts: gumbel needs a budget in simulations (not seconds), one leaf at a time")
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
@@ -138,6 +162,8 @@ def parse_options(spec: str) -> SearchOptions:
             values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration") else int(value))
         except ValueError:
             raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
+    if values.get("gumbel") and "model" not in values:
+        raise ParameterError("mcts: gumbel searches with a network's priors and values: it needs a model")
     return SearchOptions(**values)
 
 
@@ -165,7 +191,7 @@ class _Node:
     With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
     for each observation of the searcher after the action (whose ``children`` are the next actions)."""
 
-    __slots__ = ("available", "children", "outcomes", "priors", "total", "visits")
+    __slots__ = ("available", "children", "estimate", "outcomes", "priors", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -174,6 +200,9 @@ class _Node:
         self.available = 0
         self.priors: dict[int, float] | None = None
         """With a learned evaluator: the policy's probability of each action, from the first visit."""
+        self.estimate = 0.5
+        """With a learned evaluator: the value head's estimate, in [0, 1], for the player to act
+        here, from the first visit (Gumbel's mixed value starts from it)."""
         self.outcomes: dict[bytes, _Node] | None = None
 
     def outcome(self, key: bytes) -> _Node:
@@ -205,6 +234,8 @@ class _Tree:
     """Simulations finished."""
     under_way: list[Simulation] = field(default_factory=list)
     """The guided simulations waiting for the evaluator (at most ``leaves``)."""
+    gumbel: dict[int, float] = field(default_factory=dict)
+    """With ``gumbel``: the Gumbel noise of each legal action at the root, drawn once per search."""
 
 
 Path = list[tuple[_Node, int]]
@@ -214,7 +245,7 @@ Path = list[tuple[_Node, int]]
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K,gumbel=M)"
     )
 
     def __init__(
@@ -238,6 +269,8 @@ class MCTSAgent(Agent):
             raise ParameterError(f"mcts: rollout={self.options.rollout} needs its agent (dice_envs.agents.specs.build builds it)")
         if self.options.model is not None and evaluator is None:
             raise ParameterError(f"mcts: model={self.options.model} needs its evaluator (dice_envs.agents.specs.build builds it)")
+        if self.options.gumbel and evaluator is None:
+            raise ParameterError("mcts: gumbel searches with a network's priors and values: it needs an evaluator (a model)")
         self.rollout_agents: list[Agent] = [] if rollout is None else [rollout.for_another_game() for _ in range(self.game.num_players)]
         """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
         self.evaluator = evaluator
@@ -270,6 +303,24 @@ class MCTSAgent(Agent):
         network, and one pass answers every tree's request (a ``seconds`` budget is then one
         deadline for all of them, ``seconds`` for each tree searched: every decision gets its
         budget's share of the time).  With rollouts the positions are searched one after another."""
+        return [self._result(search) if isinstance(search, _Tree) else search for search in self._searched(states, seats)]
+
+    def search_policies(self, states: Sequence[GameState], seats: Sequence[int]) -> list[tuple[int, np.ndarray]]:
+        """``search_many``'s moves, each with the policy the search recommends at its root, the
+        target a network learns from search (a distribution over the actions, zero where illegal):
+        the visit distribution, or with ``gumbel`` the improved policy ``softmax(logit + sigma(q))``."""
+        results = []
+        for search in self._searched(states, seats):
+            if not isinstance(search, _Tree):
+                move, counts = search
+                results.append((move, counts / counts.sum()))
+                continue
+            move, counts = self._result(search)
+            results.append((move, self._improved_policy(search) if self.options.gumbel else counts / counts.sum()))
+        return results
+
+    def _searched(self, states: Sequence[GameState], seats: Sequence[int]) -> list[tuple[int, np.ndarray] | _Tree]:
+        """Each position's forced move, or its tree searched to the budget."""
         searches = [self._forced_move_or_tree(state, seat) for state, seat in zip(states, seats)]
         trees = [search for search in searches if isinstance(search, _Tree)]
         if self.evaluator is not None:
@@ -277,7 +328,7 @@ class MCTSAgent(Agent):
         else:
             for tree in trees:
                 self._run_rollouts(tree)
-        return [self._result(search) if isinstance(search, _Tree) else search for search in searches]
+        return searches
 
     def _forced_move_or_tree(self, state: GameState, seat: int) -> tuple[int, np.ndarray] | _Tree:
         """A decision with one legal action, counted once with no search, or the tree to search the position."""
@@ -288,13 +339,19 @@ class MCTSAgent(Agent):
             return legal[0], counts
         seed = int(self.rng.integers(2**63))
         turn = (seat, self.game.scores(state)[seat]) if self.options.objective == "turn" else None
-        return _Tree(state, seat, legal, np.random.default_rng(seed), random.Random(seed), turn)
+        tree = _Tree(state, seat, legal, np.random.default_rng(seed), random.Random(seed), turn)
+        if self.options.gumbel:
+            tree.gumbel = dict(zip(legal, tree.rng.gumbel(size=len(legal)).tolist()))
+        return tree
 
     def _result(self, tree: _Tree) -> tuple[int, np.ndarray]:
-        """The most visited action at the tree's root (the better valued of equals) and every action's visits."""
+        """The most visited action at the tree's root (the better valued of equals; with ``gumbel``
+        the last candidate of sequential halving) and every action's visits."""
         counts = np.zeros(self.game.num_actions, dtype=np.int64)
         for action, child in tree.root.children.items():
             counts[action] = child.visits
+        if self.options.gumbel:
+            return self._gumbel_root_action(tree, int(counts.max())), counts
         return max(tree.legal, key=lambda action: _visits_then_value(tree.root.children.get(action))), counts
 
     def _deadline(self, decisions: int = 1) -> float | None:
@@ -446,16 +503,21 @@ class MCTSAgent(Agent):
                 break
             legal = game.legal_actions(state)
             if node.priors is None:
-                priors = yield from self._priors(state, player, legal, path)
+                priors, estimate = yield from self._priors(state, player, legal, path)
                 if node.priors is None:  # not set meanwhile by another simulation under way (leaves)
-                    node.priors = priors
+                    node.priors, node.estimate = priors, estimate
             priors = node.priors
             for action in legal:
                 child = node.children.get(action)
                 if child is not None:
                     child.available += 1
-            scale = self.options.exploration * math.sqrt(node.visits)
-            action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
+            if not self.options.gumbel:
+                scale = self.options.exploration * math.sqrt(node.visits)
+                action = max(legal, key=lambda a: _puct(node.children.get(a), priors.get(a, 0.0), scale))
+            elif node is tree.root:
+                action = self._gumbel_root_action(tree, _considered_visits(min(self.options.gumbel, len(tree.legal)), self.options.simulations)[tree.simulations])
+            else:
+                action = _gumbel_interior_action(node, legal)
             child = node.children.get(action)
             expanded = child is None
             if child is None:
@@ -475,11 +537,37 @@ class MCTSAgent(Agent):
             node.visits += 1
             node.total += values[player]
 
-    def _priors(self, state: GameState, seat: int, legal: list[int], path: Path) -> Generator[Request, Answer, dict[int, float]]:
+    def _priors(self, state: GameState, seat: int, legal: list[int], path: Path) -> Generator[Request, Answer, tuple[dict[int, float], float]]:
+        """The policy's probability of each legal action, and the value head's estimate for ``seat``, in [0, 1]."""
         mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
         mask[0, legal] = 1
-        probabilities, _ = yield from _ask(self.env.encoder.encode(state, seat)[np.newaxis], mask, path)
-        return {action: float(probabilities[0, action]) for action in legal}
+        probabilities, values = yield from _ask(self.env.encoder.encode(state, seat)[np.newaxis], mask, path)
+        return {action: float(probabilities[0, action]) for action in legal}, min(1.0, max(0.0, _unit_values([float(values[0])])[0]))
+
+    # ------------------------------------------------------------ Gumbel AlphaZero's root
+    def _gumbel_root_action(self, tree: _Tree, considered_visit: int) -> int:
+        """Sequential halving's pick: of the root actions visited ``considered_visit`` times (the
+        candidates still in), the one with the highest ``gumbel + logit + sigma(q)``."""
+        root = tree.root
+        assert root.priors is not None, "the root's priors come with its first simulation"
+        sigma_q = _sigma_completed_q(root, tree.legal)
+        logits = _logits(root.priors, tree.legal)
+
+        def score(index_action: tuple[int, int]) -> tuple[bool, float]:
+            index, action = index_action
+            child = root.children.get(action)
+            candidate = (child.visits if child is not None else 0) == considered_visit
+            return candidate, tree.gumbel[action] + logits[index] + sigma_q[index]
+
+        return max(enumerate(tree.legal), key=score)[1]
+
+    def _improved_policy(self, tree: _Tree) -> np.ndarray:
+        """``softmax(logit + sigma(completed q))`` over the root's legal actions (zero elsewhere)."""
+        assert tree.root.priors is not None, "a searched root has its priors"
+        policy = np.zeros(self.game.num_actions, dtype=np.float64)
+        logits, sigma_q = _logits(tree.root.priors, tree.legal), _sigma_completed_q(tree.root, tree.legal)
+        policy[tree.legal] = _softmax([logit + sigma for logit, sigma in zip(logits, sigma_q)])
+        return policy
 
     def _leaf_values(self, state: GameState, path: Path) -> Generator[Request, Answer, list[float]]:
         if self.game.current_player(state) == TERMINAL:
@@ -500,6 +588,67 @@ def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[R
     for node, _ in path:
         node.visits -= 1
     return answer
+
+
+@functools.lru_cache(maxsize=256)
+def _considered_visits(candidates: int, simulations: int) -> tuple[int, ...]:
+    """For each simulation in turn, the visit count a root action must have to be visited by it
+    under sequential halving (mctx's ``get_sequence_of_considered_visits``): every candidate in
+    turn, with ``log2(candidates)`` rounds each halving the candidates (to two at least), each
+    round's share of the budget spread evenly over its candidates."""
+    if candidates <= 1:
+        return tuple(range(simulations))
+    rounds = math.ceil(math.log2(candidates))
+    sequence: list[int] = []
+    visits = [0] * candidates
+    considered = candidates
+    while len(sequence) < simulations:
+        for _ in range(max(1, simulations // (rounds * considered))):
+            sequence.extend(visits[:considered])
+            for index in range(considered):
+                visits[index] += 1
+        considered = max(2, considered // 2)
+    return tuple(sequence[:simulations])
+
+
+def _gumbel_interior_action(node: _Node, legal: list[int]) -> int:
+    """The action whose share of the node's visits falls furthest below its improved probability
+    (Gumbel MuZero's deterministic selection below the root)."""
+    assert node.priors is not None, "priors are asked for before an action is chosen"
+    improved = _softmax([logit + sigma for logit, sigma in zip(_logits(node.priors, legal), _sigma_completed_q(node, legal))])
+    visits = [child.visits if (child := node.children.get(action)) is not None else 0 for action in legal]
+    share = 1.0 / (1.0 + sum(visits))
+    return max(zip(legal, improved, visits), key=lambda entry: entry[1] - entry[2] * share)[0]
+
+
+def _logits(priors: dict[int, float], legal: list[int]) -> list[float]:
+    """The priors of ``legal`` as logits (an action the policy never saw legal: a tiny prior)."""
+    return [math.log(max(priors.get(action, 0.0), 1e-30)) for action in legal]
+
+
+def _sigma_completed_q(node: _Node, legal: list[int]) -> list[float]:
+    """``sigma`` of each legal action's q, for the player to act at ``node``: a visited action's
+    mean value, an unvisited one's the node's mixed value; min-max rescaled, then scaled by
+    ``(GUMBEL_VISIT_SCALE + most visits) * GUMBEL_VALUE_SCALE``.  (Plain floats: a node has a
+    handful of actions, where numpy's per-call cost is most of the work.)"""
+    assert node.priors is not None, "priors are asked for before an action is chosen"
+    visited = [(child, max(node.priors.get(action, 0.0), 1e-300)) for action in legal if (child := node.children.get(action)) is not None and child.visits]
+    visits = sum(child.visits for child, _ in visited)
+    mixed = node.estimate
+    if visited:
+        weighted_q = sum(prior * child.total / child.visits for child, prior in visited) / sum(prior for _, prior in visited)
+        mixed = (node.estimate + visits * weighted_q) / (visits + 1.0)
+    completed = [child.total / child.visits if (child := node.children.get(action)) is not None and child.visits else mixed for action in legal]
+    low = min(completed)
+    scale = (GUMBEL_VISIT_SCALE + max((child.visits for child, _ in visited), default=0)) * GUMBEL_VALUE_SCALE / max(max(completed) - low, 1e-8)
+    return [(value - low) * scale for value in completed]
+
+
+def _softmax(logits: Sequence[float]) -> list[float]:
+    top = max(logits)
+    exponentials = [math.exp(logit - top) for logit in logits]
+    total = sum(exponentials)
+    return [exponential / total for exponential in exponentials]
 
 
 def _puct(child: _Node | None, prior: float, scale: float) -> float:

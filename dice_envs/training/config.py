@@ -142,6 +142,9 @@ class ExpertIterationHyperparameters:
     """PUCT's exploration constant (``mcts:exploration``)."""
     chance: Literal["open", "closed"] = "open"
     """The search's chance nodes (``mcts:chance``): ``open`` loop, or ``closed``: a subtree per observed outcome."""
+    gumbel: int = 0
+    """Root actions Gumbel AlphaZero's search considers (``mcts:gumbel``), whose improved policy is
+    then the policy target; 0: PUCT, its visit distribution the target."""
     games_per_generation: int = 64
     lockstep_games: int = 16
     """Games played at once in one part (``play_games``' batch); a generation is split into parts of
@@ -150,10 +153,10 @@ class ExpertIterationHyperparameters:
     """Share of a generation's games with the search in one seat and opponents from ``opponents``
     in the others (the rest: the search in every seat)."""
     sampled_moves: int = 8
-    """Each seat's first this many decisions with a choice in a game are drawn from the root's visit
-    distribution (exploration); later ones play the most visited move."""
+    """Each seat's first this many decisions with a choice in a game are drawn from the search's
+    policy (exploration); later ones play the search's move."""
     temperature: float = 1.0
-    """Policy targets: the visit counts to the power ``1 / temperature`` (1: AlphaZero's; 0: the move played)."""
+    """Policy targets: the search's policy to the power ``1 / temperature`` (1: AlphaZero's; 0: the move played)."""
     replay_generations: int = 4
     """The replay window: the data of the last this many generations train the network."""
     epochs: int = 4
@@ -603,6 +606,7 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
     assert isinstance(hp, ExpertIterationHyperparameters)
     require(1 <= hp.simulations <= MAX_SIMULATIONS, f"{key}simulations", f"must be from 1 to {MAX_SIMULATIONS:,}, got {hp.simulations}")
     require(hp.exploration >= 0, f"{key}exploration", f"must not be negative, got {hp.exploration}")
+    require(hp.gumbel >= 0, f"{key}gumbel", f"must not be negative (0: PUCT), got {hp.gumbel}")
     for name in ("games_per_generation", "lockstep_games", "replay_generations", "epochs", "batch_size", "workers"):
         require(getattr(hp, name) >= 1, f"{key}{name}", f"must be at least 1, got {getattr(hp, name)}")
     require(0 <= hp.pool_share <= 1, f"{key}pool_share", f"must be a fraction from 0 to 1, got {hp.pool_share}")

@@ -60,6 +60,7 @@ def fresh_network(config: TrainConfig) -> bytes:
         ({"hyperparameters": {"learning_rate": 0}}, "hyperparameters.learning_rate must be positive"),
         ({"hyperparameters": {"value_weight": -1}}, "hyperparameters.value_weight must not be negative"),
         ({"hyperparameters": {"exploration": -1}}, "hyperparameters.exploration must not be negative"),
+        ({"hyperparameters": {"gumbel": -1}}, "hyperparameters.gumbel must not be negative (0: PUCT)"),
         ({"hyperparameters": {"ladder_games": -1}}, "hyperparameters.ladder_games must not be negative"),
         ({"hyperparameters": {"chance": "half"}}, "hyperparameters.chance must be one of 'open', 'closed'"),
         ({"hyperparameters": {"n_steps": 64}}, "unknown key 'hyperparameters.n_steps'"),
@@ -106,10 +107,12 @@ def test_the_same_data_on_one_worker_and_two() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(one[0]._arrays(), two[0]._arrays()))
 
 
+@pytest.mark.parametrize("gumbel", [0, 4])
 @pytest.mark.parametrize(("env_name", "players"), [("dice_age_v1", 2), ("mammoth_hunters_v1", 3)])
-def test_the_training_path_cannot_peek(env_name: str, players: int, tmp_path: Path) -> None:
+def test_the_training_path_cannot_peek(env_name: str, players: int, gumbel: int, tmp_path: Path) -> None:
     """Two positions differing only in what the searching seat cannot see give the same recorded
-    row for it (observation, mask, visit counts, move) from the same seed."""
+    row for it (observation, mask, policy target, move) from the same seed, with PUCT's visits
+    and with Gumbel's improved policy."""
     from tests.test_mcts import random_playout
 
     env = dice_envs.make(env_name, num_players=players)
@@ -123,14 +126,14 @@ def test_the_training_path_cannot_peek(env_name: str, players: int, tmp_path: Pa
             continue
         recorded = []
         for position in (state, other):
-            player = SelfPlayer(MCTSAgent(env, seed=5, options=SearchOptions(simulations=8), evaluator=evaluator), sampled_moves=1, seed=6)
+            player = SelfPlayer(MCTSAgent(env, seed=5, options=SearchOptions(simulations=8, gumbel=gumbel), evaluator=evaluator), sampled_moves=1, seed=6)
             mask = np.zeros((1, game.num_actions), np.int8)
             mask[0, legal] = 1
             player.act_in([position], [seat], env.encoder.encode(position, seat)[np.newaxis], mask)
             recorded.append(player.pending.popleft())
         first, second = recorded
         assert np.array_equal(first.observations[seat], second.observations[seat])
-        assert (first.action, first.counts.tolist(), first.mask.tolist()) == (second.action, second.counts.tolist(), second.mask.tolist())
+        assert (first.action, first.policy.tolist(), first.mask.tolist()) == (second.action, second.policy.tolist(), second.mask.tolist())
         compared += 1
     assert compared >= 3
 
@@ -161,8 +164,9 @@ def weights(path: Path) -> dict[str, np.ndarray]:
 
 
 def test_a_resumed_run_goes_on_exactly(tmp_path: Path) -> None:
-    """Two generations straight give the weights of one generation, a stop, a resume and one more."""
-    config = small_config("dalek_dice_v0", replay_generations=2)
+    """Two generations straight give the weights of one generation, a stop, a resume and one more
+    (Gumbel's search and its improved policy as the target)."""
+    config = small_config("dalek_dice_v0", replay_generations=2, gumbel=2)
     start_run(config_from_dict(config), run_dir=tmp_path / "stopped", progress=False)
     after_one = json.loads((tmp_path / "stopped" / LATEST / "state.json").read_text())["num_timesteps"]
     straight = start_run(config_from_dict({**config, "total_timesteps": after_one + 1}), run_dir=tmp_path / "straight", progress=False)

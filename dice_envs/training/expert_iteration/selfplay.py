@@ -49,19 +49,21 @@ from dice_envs.training.opponents import Opponents
 @dataclass(frozen=True)
 class Position:
     """One search decision with a choice, as recorded: every seat's observation, the decider's mask
-    and visit counts, and the move played."""
+    and the search's policy target, and the move played."""
 
     observations: np.ndarray  # (players, observation size)
     seat: int
     mask: np.ndarray  # (actions,) bool
-    counts: np.ndarray  # (actions,) the root's visits
+    policy: np.ndarray  # (actions,) the root's visit distribution, or Gumbel's improved policy
     action: int
 
 
 class SelfPlayer(Agent):
     """Plays the search's moves and records each decision with a choice (``pending``, in the order
     ``play_games`` asks, which its ``on_decision`` hook then sees).  A seat's first
-    ``sampled_moves`` such decisions in a game are drawn from the visit distribution."""
+    ``sampled_moves`` such decisions in a game are drawn from the search's policy (the visit
+    distribution, or with ``gumbel`` the improved policy: its move is a draw already, by the
+    Gumbel noise at the root)."""
 
     name = "expert"
 
@@ -82,22 +84,22 @@ class SelfPlayer(Agent):
         actions = np.array([int(np.flatnonzero(mask)[0]) for mask in action_masks], dtype=np.int64)  # forced moves stand
         choosing = [row for row, mask in enumerate(action_masks) if mask.sum() > 1]
         # every position of the batch in one lockstep search: one network pass for all their new leaves
-        searched = self.search.search_many([states[row] for row in choosing], [seats[row] for row in choosing])
+        searched = self.search.search_policies([states[row] for row in choosing], [seats[row] for row in choosing])
         encoder, players = self.env.encoder, self.env.game.num_players
-        for row, (move, counts) in zip(choosing, searched):
-            actions[row] = self._explore(states[row], seats[row], move, counts)
+        for row, (move, policy) in zip(choosing, searched):
+            actions[row] = self._explore(states[row], seats[row], move, policy)
             every_seat = np.stack([encoder.encode(states[row], seat) for seat in range(players)])
-            self.pending.append(Position(every_seat, seats[row], action_masks[row].astype(bool), counts, int(actions[row])))
+            self.pending.append(Position(every_seat, seats[row], action_masks[row].astype(bool), policy, int(actions[row])))
         return actions
 
-    def _explore(self, state: GameState, seat: int, move: int, counts: np.ndarray) -> int:
-        """``move`` (the most visited), or within the seat's first ``sampled_moves`` choices a move
-        drawn in proportion to its visits."""
+    def _explore(self, state: GameState, seat: int, move: int, policy: np.ndarray) -> int:
+        """``move`` (the search's), or within the seat's first ``sampled_moves`` choices a move
+        drawn from the search's ``policy``."""
         _, made = self._choices_made.setdefault(id(state), (state, [0] * self.env.game.num_players))
         made[seat] += 1
         if made[seat] > self.sampled_moves:
             return move
-        return int(self.rng.choice(len(counts), p=counts / counts.sum()))
+        return int(self.rng.choice(len(policy), p=policy))
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ def _rows(env: DiceGameEnv, positions: Sequence[tuple[int, Position]], value: Ca
         data.actions[first : first + players] = position.action
         data.games[first : first + players] = game
         data.masks[decider] = position.mask
-        data.targets[decider] = position.counts / position.counts.sum()
+        data.targets[decider] = position.policy
         data.deciding[decider] = True
     return data
 
@@ -187,7 +189,7 @@ def _lineup(config: TrainConfig, network: bytes, snapshots: Sequence[bytes] | No
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         seed = config.seed * 1000 + seed_offset
         evaluator = search_evaluator(PolicyAgent(env, policy_from_bytes(network), label="network"))
-        options = SearchOptions(simulations=hp.simulations, exploration=hp.exploration, chance=hp.chance)
+        options = SearchOptions(simulations=hp.simulations, exploration=hp.exploration, chance=hp.chance, gumbel=hp.gumbel)
         player = SelfPlayer(MCTSAgent(env, seed=seed, options=options, evaluator=evaluator), hp.sampled_moves, seed=seed + 1)
         if snapshots is None:
             return [player] * env.game.num_players
