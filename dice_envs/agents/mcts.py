@@ -49,8 +49,8 @@ the root, M actions are drawn without replacement by adding Gumbel noise to the 
 ``gumbel + logit + sigma(q)`` until one is left: the move.  Below the root a simulation takes the
 action whose share of the visits falls furthest short of the improved policy
 ``softmax(logit + sigma(q))``, where an unvisited action's q is completed by the node's mixed value
-(its value estimate blended with its visited children's), and ``sigma`` scales q by
-``(50 + most visits) * 0.1`` after a min-max rescale.  ``search_policies`` gives the root's
+(its value estimate blended with its visited children's), and ``sigma`` scales q, in [0, 1], by
+``(50 + most visits) * 0.1``.  ``search_policies`` gives the root's
 improved policy as the learning target: unlike visit counts, it improves on the prior even at a
 handful of simulations, where PUCT's counts are little more than one visit per legal move.
 
@@ -90,7 +90,7 @@ MAX_LEAVES = 256
 GUMBEL_VISIT_SCALE = 50.0
 GUMBEL_VALUE_SCALE = 0.1
 """``sigma(q) = (GUMBEL_VISIT_SCALE + most visits) * GUMBEL_VALUE_SCALE * q``: the paper's and
-mctx's c_visit and c_scale, for q in [0, 1]."""
+mctx's c_visit and c_scale, for q in [0, 1] (not rescaled: ``_sigma_completed_q``)."""
 
 
 @dataclass(frozen=True)
@@ -628,9 +628,11 @@ def _logits(priors: dict[int, float], legal: list[int]) -> list[float]:
 
 def _sigma_completed_q(node: _Node, legal: list[int]) -> list[float]:
     """``sigma`` of each legal action's q, for the player to act at ``node``: a visited action's
-    mean value, an unvisited one's the node's mixed value; min-max rescaled, then scaled by
-    ``(GUMBEL_VISIT_SCALE + most visits) * GUMBEL_VALUE_SCALE``.  (Plain floats: a node has a
-    handful of actions, where numpy's per-call cost is most of the work.)"""
+    mean value, an unvisited one's the node's mixed value, scaled by ``(GUMBEL_VISIT_SCALE + most
+    visits) * GUMBEL_VALUE_SCALE``.  Values are in [0, 1] already, as the paper's board games
+    have them: mctx's min-max rescale over the node's actions (for rewards of any scale) would
+    stretch the smallest difference, noise included, to the whole range.  (Plain floats: a node
+    has a handful of actions, where numpy's per-call cost is most of the work.)"""
     assert node.priors is not None, "priors are asked for before an action is chosen"
     visited = [(child, max(node.priors.get(action, 0.0), 1e-300)) for action in legal if (child := node.children.get(action)) is not None and child.visits]
     visits = sum(child.visits for child, _ in visited)
@@ -639,9 +641,8 @@ def _sigma_completed_q(node: _Node, legal: list[int]) -> list[float]:
         weighted_q = sum(prior * child.total / child.visits for child, prior in visited) / sum(prior for _, prior in visited)
         mixed = (node.estimate + visits * weighted_q) / (visits + 1.0)
     completed = [child.total / child.visits if (child := node.children.get(action)) is not None and child.visits else mixed for action in legal]
-    low = min(completed)
-    scale = (GUMBEL_VISIT_SCALE + max((child.visits for child, _ in visited), default=0)) * GUMBEL_VALUE_SCALE / max(max(completed) - low, 1e-8)
-    return [(value - low) * scale for value in completed]
+    scale = (GUMBEL_VISIT_SCALE + max((child.visits for child, _ in visited), default=0)) * GUMBEL_VALUE_SCALE
+    return [value * scale for value in completed]
 
 
 def _softmax(logits: Sequence[float]) -> list[float]:

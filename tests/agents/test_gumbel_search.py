@@ -41,12 +41,12 @@ def node(priors: dict[int, float], estimate: float, children: dict[int, tuple[in
 
 def test_sigma_completes_an_unvisited_action_with_the_mixed_value() -> None:
     """Visited: their mean values; unvisited: (estimate + visits * prior-weighted q) / (visits + 1);
-    rescaled to [0, 1] over the legal actions, then scaled by (50 + most visits) * 0.1."""
+    each scaled by (50 + most visits) * 0.1, not rescaled (values are in [0, 1] already)."""
     tested = node({0: 0.5, 1: 0.25, 2: 0.25}, estimate=0.2, children={0: (3, 0.8), 1: (1, 0.4)})
     mixed = (0.2 + 4 * (0.5 * 0.8 + 0.25 * 0.4) / 0.75) / 5
-    completed = np.array([0.8, 0.4, mixed])
-    expected = (50 + 3) * 0.1 * (completed - completed.min()) / (completed.max() - completed.min())
-    assert np.allclose(_sigma_completed_q(tested, [0, 1, 2]), expected)
+    assert np.allclose(_sigma_completed_q(tested, [0, 1, 2]), (50 + 3) * 0.1 * np.array([0.8, 0.4, mixed]))
+    close = node({0: 0.5, 1: 0.5}, estimate=0.5, children={0: (1, 0.51), 1: (1, 0.50)})
+    assert np.ptp(_sigma_completed_q(close, [0, 1])) == pytest.approx(0.051)  # a small difference stays small
 
 
 def test_below_the_root_the_visits_follow_the_improved_policy() -> None:
