@@ -22,7 +22,7 @@ import dice_envs
 from dice_envs.agents.learned import agent_from_bytes, error_reason
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.training.config import ConfigError, DQNHyperparameters, ExpertIterationHyperparameters, PPOHyperparameters, TrainConfig
-from dice_envs.training.distill import Dataset
+from dice_envs.training.distill import DATA_FIELDS, Dataset
 from dice_envs.training.trainer import LearnerPool, TrainingState, damaged_file
 
 STATE_FILE = "state.json"
@@ -262,9 +262,9 @@ def read_replay(checkpoint: Path, file: str, env: DiceGameEnv) -> Dataset:
 def check_rows(data: Dataset, players: int, size: int, actions: int) -> None:
     """``read_replay``'s checks, ``Invalid`` naming the array."""
     rows = len(data.actions)
-    shapes = {"observations": (rows, size), "masks": (rows, actions), "targets": (rows, actions), "values": (rows,), "games": (rows,), "policy_rows": (rows,)}
-    kinds = {"observations": "f", "masks": "b", "targets": "f", "actions": "i", "values": "f", "games": "i", "policy_rows": "b"}
-    arrays = dict(zip(("observations", "masks", "targets", "actions", "values", "games", "policy_rows"), data._arrays()))
+    shapes = {"observations": (rows, size), "masks": (rows, actions), "targets": (rows, actions), "values": (rows,), "games": (rows,), "policy_rows": (rows,), "value_rows": (rows,)}
+    kinds = {"observations": "f", "masks": "b", "targets": "f", "actions": "i", "values": "f", "games": "i", "policy_rows": "b", "value_rows": "b"}
+    arrays = dict(zip(DATA_FIELDS, data._arrays()))
     for name, array in arrays.items():
         _require(array.dtype.kind == kinds[name], name, f"must be of {'floats' if kinds[name] == 'f' else 'integers' if kinds[name] == 'i' else 'booleans'}, got {array.dtype}")
         _require(name == "actions" or array.shape == shapes[name], name, f"must be of shape {shapes.get(name)}, got {array.shape}")

@@ -165,6 +165,10 @@ class ExpertIterationHyperparameters:
     learning_rate: float = 1e-3
     value_weight: float = 1.0
     """The value error's weight beside the policy's cross-entropy."""
+    value_positions: int = 0
+    """Positions of each game whose rows (every seat's) train the value head, drawn once per game
+    from the seed; 0: every position.  A game's positions share its outcome, and a network that
+    sees a hundred of them learns which game it is, not what wins (AlphaGo kept one a game)."""
     ladder_games: int = 0
     """Games per ladder rung when rating each generation (``dice-envs ladder``); 0: no rating."""
     workers: int = 1
@@ -614,6 +618,7 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
     require(hp.temperature >= 0, f"{key}temperature", f"must not be negative (0: the move played), got {hp.temperature}")
     require(hp.learning_rate > 0, f"{key}learning_rate", f"must be positive, got {hp.learning_rate}")
     require(hp.value_weight >= 0, f"{key}value_weight", f"must not be negative, got {hp.value_weight}")
+    require(hp.value_positions >= 0, f"{key}value_positions", f"must not be negative (0: every position), got {hp.value_positions}")
     require(hp.ladder_games >= 0, f"{key}ladder_games", f"must not be negative (0: no rating), got {hp.ladder_games}")
     require(not hp.ladder_games or config.env.name in LADDERS, f"{key}ladder_games", f"needs a ladder; {config.env.name} has none (0: no rating)")
     require(

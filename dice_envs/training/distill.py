@@ -57,7 +57,8 @@ FRESH_NET_ARCH = [128, 128]
 @dataclass
 class Dataset:
     """One row per teacher decision with a choice; expert iteration adds a row per other seat at
-    each such position, a value target alone (``policy_rows`` false: no mask, no policy target)."""
+    each such position, a value target alone (``policy_rows`` false: no mask, no policy target),
+    and may keep the value targets of a few positions of each game only (``value_rows``)."""
 
     observations: np.ndarray  # (n, observation size) float32
     masks: np.ndarray  # (n, actions) bool
@@ -66,10 +67,13 @@ class Dataset:
     values: np.ndarray  # (n,) float32: the game's return for the observing seat, in [-1, 1]
     games: np.ndarray  # (n,) int64: the game's number (its deal), to split by game
     policy_rows: np.ndarray | None = None  # (n,) bool: rows of the deciding seat; None: every row
+    value_rows: np.ndarray | None = None  # (n,) bool: rows whose value target trains the value head; None: every row
 
     def __post_init__(self) -> None:
         if self.policy_rows is None:
             self.policy_rows = np.ones(len(self.actions), dtype=bool)
+        if self.value_rows is None:
+            self.value_rows = np.ones(len(self.actions), dtype=bool)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -80,11 +84,17 @@ class Dataset:
         assert self.policy_rows is not None, "filled in on construction"
         return self.policy_rows
 
+    @property
+    def valued(self) -> np.ndarray:
+        """``value_rows``, filled in (a bool per row)."""
+        assert self.value_rows is not None, "filled in on construction"
+        return self.value_rows
+
     def subset(self, rows: np.ndarray) -> Dataset:
         return Dataset(*(array[rows] for array in self._arrays()))
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
-        return (self.observations, self.masks, self.targets, self.actions, self.values, self.games, self.deciding)
+        return (self.observations, self.masks, self.targets, self.actions, self.values, self.games, self.deciding, self.valued)
 
     def save(self, path: str | Path) -> None:
         arrays: dict[str, Any] = dict(zip(DATA_FIELDS, self._arrays()))  # Any: numpy's stub checks them against allow_pickle too
@@ -92,14 +102,15 @@ class Dataset:
 
     @staticmethod
     def load(path: str | Path) -> Dataset:
-        """A saved dataset; one saved before ``policy_rows`` existed has only deciding rows."""
+        """A saved dataset; one saved before ``policy_rows`` (``value_rows``) existed has only
+        deciding rows (every row's value target)."""
         if not Path(path).is_file():
             raise ParameterError(f"no data file {str(path)!r}")
         with np.load(path) as saved:
             return Dataset(*(saved[name] for name in DATA_FIELDS if name in saved.files))
 
 
-DATA_FIELDS = ("observations", "masks", "targets", "actions", "values", "games", "policy_rows")
+DATA_FIELDS = ("observations", "masks", "targets", "actions", "values", "games", "policy_rows", "value_rows")
 
 
 def concatenate(parts: Sequence[Dataset]) -> Dataset:
@@ -129,7 +140,7 @@ def sharpen(data: Dataset, temperature: float) -> Dataset:
     else:
         sharpened = data.targets[rows].astype(np.float64) ** (1.0 / temperature)
         targets[rows] = sharpened / sharpened.sum(axis=1, keepdims=True)
-    return Dataset(data.observations, data.masks, targets, data.actions, data.values, data.games, data.deciding)
+    return Dataset(data.observations, data.masks, targets, data.actions, data.values, data.games, data.deciding, data.valued)
 
 
 def outcome_value(outcome: GameOutcome, position: int, num_players: int) -> float:
@@ -269,10 +280,11 @@ def value_estimates(policy: MaskableActorCriticPolicy, observations: th.Tensor) 
 def losses(policy: MaskableActorCriticPolicy, data: Dataset, rows: np.ndarray | slice = slice(None)) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
     """Cross-entropy to the visit distribution, squared value error, and agreement with the
     teacher's move (the share of rows whose arg-max is the move the teacher played).  The policy's
-    figures are over the deciding rows alone (a value row has no mask: its policy is undefined);
-    none among ``rows``: 0."""
+    figures are over the deciding rows alone (a value row has no mask: its policy is undefined),
+    the value error over the ``value_rows``; none among ``rows``: 0."""
     observations = th.as_tensor(data.observations[rows])
-    value_error = ((value_estimates(policy, observations) - th.as_tensor(data.values[rows])) ** 2).mean()
+    valued = th.as_tensor(data.valued[rows])
+    value_error = ((value_estimates(policy, observations[valued]) - th.as_tensor(data.values[rows])[valued]) ** 2).mean() if bool(valued.any()) else th.zeros(())
     deciding = th.as_tensor(data.deciding[rows])
     if not bool(deciding.any()):
         return th.zeros(()), value_error, th.zeros(())

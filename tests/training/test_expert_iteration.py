@@ -17,8 +17,8 @@ from dice_envs.agents import specs
 from dice_envs.agents.learned import load_model_agent, load_policy, policy_to_bytes, save_policy
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions
 from dice_envs.training.config import ConfigError, TrainConfig, config_from_dict, load_config
-from dice_envs.training.distill import Dataset, initial_policy
-from dice_envs.training.expert_iteration.selfplay import SelfPlayer, collect, generation_parts
+from dice_envs.training.distill import Dataset, evaluate, initial_policy
+from dice_envs.training.expert_iteration.selfplay import SelfPlayer, collect, generation_parts, value_positions_only
 from dice_envs.training.runs import resume_run, start_run
 from tests.training.conftest import ENV_NAMES
 
@@ -61,6 +61,7 @@ def fresh_network(config: TrainConfig) -> bytes:
         ({"hyperparameters": {"value_weight": -1}}, "hyperparameters.value_weight must not be negative"),
         ({"hyperparameters": {"exploration": -1}}, "hyperparameters.exploration must not be negative"),
         ({"hyperparameters": {"gumbel": -1}}, "hyperparameters.gumbel must not be negative (0: PUCT)"),
+        ({"hyperparameters": {"value_positions": -1}}, "hyperparameters.value_positions must not be negative (0: every position)"),
         ({"hyperparameters": {"ladder_games": -1}}, "hyperparameters.ladder_games must not be negative"),
         ({"hyperparameters": {"chance": "half"}}, "hyperparameters.chance must be one of 'open', 'closed'"),
         ({"hyperparameters": {"n_steps": 64}}, "unknown key 'hyperparameters.n_steps'"),
@@ -97,6 +98,24 @@ def test_rows_hold_every_seats_value_and_the_deciders_policy_target() -> None:
     values = data.values.reshape(-1, players)
     assert set(np.unique(values)) <= {-1.0, 0.0, 1.0} and (values == 1).sum(axis=1).max() <= 1
     assert np.allclose(data.targets[data.deciding].sum(axis=1), 1) and not data.masks[~data.deciding].any()
+
+
+def test_value_targets_of_a_few_positions_a_game_train_the_value_head(tmp_path: Path) -> None:
+    """``value_positions``: every seat's row at that many positions of each game keeps its value
+    target, the same positions for the same seed; the value error reads those rows alone."""
+    config = config_from_dict(small_config("mammoth_hunters_v1", pool_share=0.0))
+    data, _, _ = collect(generation_parts(config, 0, fresh_network(config), []), workers=1)
+    kept = value_positions_only(data, 2, seed=0)
+    assert value_positions_only(data, 0, seed=0) is data and data.valued.all()
+    for game in np.unique(data.games):
+        by_position = kept.valued[data.games == game].reshape(-1, 3)
+        assert (by_position.all(axis=1) | ~by_position.any(axis=1)).all() and by_position.all(axis=1).sum() == 2
+    assert np.array_equal(value_positions_only(data, 2, seed=0).valued, kept.valued)
+    assert not np.array_equal(value_positions_only(data, 2, seed=1).valued, kept.valued)
+    policy = load_policy(save_policy(*initial_policy(dice_envs.make("mammoth_hunters_v1"), None, {"net_arch": [16]}), tmp_path / "network.zip"))
+    flipped = Dataset(kept.observations, kept.masks, kept.targets, kept.actions, np.where(kept.valued, kept.values, -kept.values), kept.games, kept.deciding, kept.valued)
+    assert evaluate(policy, flipped)["value_mse"] == pytest.approx(evaluate(policy, kept)["value_mse"])
+    assert evaluate(policy, flipped)["value_mse"] != pytest.approx(evaluate(policy, data)["value_mse"])
 
 
 def test_the_same_data_on_one_worker_and_two() -> None:
@@ -165,8 +184,8 @@ def weights(path: Path) -> dict[str, np.ndarray]:
 
 def test_a_resumed_run_goes_on_exactly(tmp_path: Path) -> None:
     """Two generations straight give the weights of one generation, a stop, a resume and one more
-    (Gumbel's search and its improved policy as the target)."""
-    config = small_config("dalek_dice_v0", replay_generations=2, gumbel=2)
+    (Gumbel's search and its improved policy as the target, value targets of three positions a game)."""
+    config = small_config("dalek_dice_v0", replay_generations=2, gumbel=2, value_positions=3)
     start_run(config_from_dict(config), run_dir=tmp_path / "stopped", progress=False)
     after_one = json.loads((tmp_path / "stopped" / LATEST / "state.json").read_text())["num_timesteps"]
     straight = start_run(config_from_dict({**config, "total_timesteps": after_one + 1}), run_dir=tmp_path / "straight", progress=False)

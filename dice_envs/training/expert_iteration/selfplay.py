@@ -203,6 +203,21 @@ def _lineup(config: TrainConfig, network: bytes, snapshots: Sequence[bytes] | No
     return build
 
 
+def value_positions_only(data: Dataset, per_game: int, seed: int) -> Dataset:
+    """``data`` (``_rows``' rows) with the value targets of ``per_game`` positions of each game
+    kept (every seat's row at them; all of a shorter game's), drawn by a generator seeded from
+    ``seed`` and the game's number, so the choice depends on the data alone; 0: every position's."""
+    if not per_game or not len(data):
+        return data
+    players = len(data) // int(data.deciding.sum())  # a position: its decider's row and one per other seat
+    games = data.games[::players]  # a position is ``players`` rows of one game
+    kept = np.zeros(len(games), dtype=bool)
+    for game in np.unique(games):
+        positions = np.flatnonzero(games == game)
+        kept[np.random.default_rng([seed, int(game)]).permutation(positions)[:per_game]] = True
+    return Dataset(data.observations, data.masks, data.targets, data.actions, data.values, data.games, data.deciding, np.repeat(kept, players))
+
+
 def collect(parts: Sequence[Part], workers: int, play_parts_with: PartsPlayer | None = None) -> tuple[Dataset, list[bool], int]:
     """Every part's rows, the search's wins in the pool games and the decisions made, on
     ``workers`` forked processes (or by ``play_parts_with``: Ray tasks)."""

@@ -41,7 +41,7 @@ from dice_envs.core.engine import ParameterError
 from dice_envs.training.checkpoints import read_generations, read_replay
 from dice_envs.training.config import ConfigError, TrainConfig
 from dice_envs.training.distill import Dataset, concatenate, evaluate, initial_policy, sharpen, train
-from dice_envs.training.expert_iteration.selfplay import collect, generation_parts, hyperparameters
+from dice_envs.training.expert_iteration.selfplay import collect, generation_parts, hyperparameters, value_positions_only
 from dice_envs.training.policy_network import policy_kwargs
 from dice_envs.training.trainer import LEARNER, LearnerPool, RunPaths, Trainer, TrainingState, damaged_checkpoint, first_state
 
@@ -150,6 +150,7 @@ class ExpertIterationTrainer(Trainer):
             self.record_episode(won)
         # the new games' figures before the network learns them: its error on games it never saw
         unseen = {f"unseen_{name}": value for name, value in evaluate(self.policy, sharpen(data, hp.temperature)).items()}
+        data = value_positions_only(data, hp.value_positions, self.config.seed)
         self.replay = [*self.replay, (generation, data)][-hp.replay_generations :]
         window = sharpen(concatenate([rows for _, rows in self.replay]), hp.temperature)
         train(
