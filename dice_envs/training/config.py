@@ -171,6 +171,9 @@ class ExpertIterationHyperparameters:
     sees a hundred of them learns which game it is, not what wins (AlphaGo kept one a game)."""
     ladder_games: int = 0
     """Games per ladder rung when rating each generation (``dice-envs ladder``); 0: no rating."""
+    ladder_interval: int = 1
+    """With ``ladder_games``: rate every this many generations (and the run's last): a rating can
+    cost more than a generation's games where a rung searches."""
     workers: int = 1
     """Processes a generation's games are split over (``--ray``: CPUs of the embedded Ray)."""
 
@@ -620,6 +623,7 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
     require(hp.value_weight >= 0, f"{key}value_weight", f"must not be negative, got {hp.value_weight}")
     require(hp.value_positions >= 0, f"{key}value_positions", f"must not be negative (0: every position), got {hp.value_positions}")
     require(hp.ladder_games >= 0, f"{key}ladder_games", f"must not be negative (0: no rating), got {hp.ladder_games}")
+    require(hp.ladder_interval >= 1, f"{key}ladder_interval", f"must be at least 1 (every generation), got {hp.ladder_interval}")
     require(not hp.ladder_games or config.env.name in LADDERS, f"{key}ladder_games", f"needs a ladder; {config.env.name} has none (0: no rating)")
     require(
         not hp.ladder_games or _plays_ladder_game(config),

@@ -19,7 +19,9 @@ from dice_envs.agents.mcts import MCTSAgent, SearchOptions
 from dice_envs.training.config import ConfigError, TrainConfig, config_from_dict, load_config
 from dice_envs.training.distill import Dataset, evaluate, initial_policy
 from dice_envs.training.expert_iteration.selfplay import SelfPlayer, collect, generation_parts, value_positions_only
+from dice_envs.training.expert_iteration.trainer import ExpertIterationTrainer
 from dice_envs.training.runs import resume_run, start_run
+from dice_envs.training.trainer import RunPaths
 from tests.training.conftest import ENV_NAMES
 
 LATEST = Path("checkpoints/latest")
@@ -63,6 +65,7 @@ def fresh_network(config: TrainConfig) -> bytes:
         ({"hyperparameters": {"gumbel": -1}}, "hyperparameters.gumbel must not be negative (0: PUCT)"),
         ({"hyperparameters": {"value_positions": -1}}, "hyperparameters.value_positions must not be negative (0: every position)"),
         ({"hyperparameters": {"ladder_games": -1}}, "hyperparameters.ladder_games must not be negative"),
+        ({"hyperparameters": {"ladder_interval": 0}}, "hyperparameters.ladder_interval must be at least 1"),
         ({"hyperparameters": {"chance": "half"}}, "hyperparameters.chance must be one of 'open', 'closed'"),
         ({"hyperparameters": {"n_steps": 64}}, "unknown key 'hyperparameters.n_steps'"),
         ({"hyperparameters": {"ladder_games": 2}, "env": {"name": "dice_age_v1", "kwargs": {"num_players": 3}}}, "ladder_games needs the game the ladder plays"),
@@ -176,6 +179,16 @@ def test_a_small_run_of_every_game(env_name: str, tmp_path: Path) -> None:
     for spec in (f"model:{run_dir / 'model.zip'}", f"mcts:simulations=2,model={run_dir / 'model.zip'}"):
         specs.build(env_name, spec, env)  # the suite's model format, as play and search read it
     assert result.evaluation.entrants[0] == "learner"
+
+
+def test_the_ladder_rates_every_interval_and_the_last_generation(tmp_path: Path) -> None:
+    """``ladder_interval: 2``: generations 0 and 2 are rated, 1 is not, unless it is the run's last."""
+    config = config_from_dict({**small_config(ladder_games=1, ladder_interval=2), "total_timesteps": 100})
+    trainer = ExpertIterationTrainer.fresh(config, RunPaths(tmp_path), progress=False)
+    assert "rating" in trainer.rating(0) and "rating" in trainer.rating(2)
+    assert trainer.rating(1) == {}
+    trainer.state.num_timesteps = 100
+    assert "rating" in trainer.rating(1)
 
 
 def weights(path: Path) -> dict[str, np.ndarray]:

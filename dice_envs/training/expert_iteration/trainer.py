@@ -9,7 +9,8 @@ generations), and the network (a MaskablePPO ``MaskableActorCriticPolicy``, so `
 ``distill.train``: cross-entropy to the (sharpened) visit distributions on the deciding rows, plus
 ``value_weight`` times the squared error of the value head against each seat's return.  Then the
 generation is a rollout boundary (``at_rollout_boundary``: evaluation, snapshot pool, checkpoint),
-and, with ``ladder_games``, it is rated on the ladder (``rating_curve.png``).  ``num_timesteps``
+and, with ``ladder_games``, it is rated on the ladder every ``ladder_interval`` generations and
+at the end (``rating_curve.png``).  ``num_timesteps``
 counts the decisions of every seat in the games played.
 
 Besides what every run checkpoints, ``checkpoints/latest`` holds ``optimizer.pt`` (Adam's state),
@@ -173,9 +174,11 @@ class ExpertIterationTrainer(Trainer):
         self.console.print(f"generation {generation}: {record['decisions']} search decisions in {record['seconds']:.0f} s, " + _figures(record))
 
     def rating(self, generation: int) -> dict[str, Any]:
-        """The network's ladder rating (no search) after ``generation``, or nothing without ``ladder_games``."""
+        """The network's ladder rating (no search) after ``generation``, or nothing without
+        ``ladder_games`` or between the ``ladder_interval``'s (the run's last generation is rated)."""
         hp = hyperparameters(self.config)
-        if not hp.ladder_games:
+        last = self.state.num_timesteps >= self.config.total_timesteps
+        if not hp.ladder_games or (generation % hp.ladder_interval and not last):
             return {}
         rated = rate_agent(self.config.env.name, Entrant(f"generation {generation}", self.learner_agent), hp.ladder_games, self.config.seed, hp.workers)
         return {"rating": round(rated.rating, 1), "rating_ci95": [round(bound, 1) for bound in rated.interval]}
