@@ -260,9 +260,14 @@ class TrainConfig:
     policy and value loss together, so returns of tens of points let the value loss swamp the
     policy's update."""
     init_policy: str | None = None
-    """A saved model (a run's ``model.zip`` or an exported policy) whose policy weights the run
-    starts from instead of random ones: fine-tuning, or a curriculum.  Its network must be this
-    config's (``policy``, the game's spaces, the algorithm's policy)."""
+    """A saved model (a shipped model's name, a run's ``model.zip`` or an exported policy) whose
+    policy weights the run starts from instead of random ones: fine-tuning, or a curriculum.  Its
+    network must be this config's (``policy``, the game's spaces, the algorithm's policy)."""
+
+    @property
+    def init_policy_file(self) -> Path | None:
+        """The file ``init_policy`` names (a shipped model by name, or a path), if any."""
+        return None if self.init_policy is None else specs.resolve_model(self.init_policy)
 
     @property
     def uses_learner_opponents(self) -> bool:
@@ -513,7 +518,11 @@ def _validate(config: TrainConfig, source: str) -> None:
         "applies to whole games (episode: game); a single turn always starts at scores 0",
     )
     require(config.reward_scale > 0, "reward_scale", f"must be positive, got {config.reward_scale}")
-    require(config.init_policy is None or Path(config.init_policy).is_file(), "init_policy", f"names no file: {config.init_policy!r}")
+    try:
+        init_file = config.init_policy_file
+    except ParameterError as error:
+        raise ConfigError(f"{source}: init_policy: {error}") from None
+    require(init_file is None or init_file.is_file(), "init_policy", f"names no file: {config.init_policy!r}")
     seat = config.learner_seat
     require(seat == "random" or 0 <= int(seat) < num_players, "learner_seat", f"must be 'random' or 0..{num_players - 1}, got {seat}")
     require(all(size >= 1 for size in config.policy.net_arch), "policy.net_arch", "sizes must be at least 1")
@@ -540,8 +549,8 @@ def _validate_models(config: TrainConfig, source: str) -> None:
     """Every model the config names (to play, or to search with) must be a readable saved model
     that plays this game: a clear error now, not in training (nor after the run directory is made)."""
     models: dict[str, tuple[str, Path]] = {}
-    if config.init_policy:
-        models["init_policy"] = (f"{specs.MODEL_PREFIX}{Path(config.init_policy).resolve()}", Path(config.init_policy))
+    if (init_file := config.init_policy_file) is not None:
+        models["init_policy"] = (f"{specs.MODEL_PREFIX}{init_file.resolve()}", init_file)
     for key, named in (("opponents", list(config.opponents)), ("evaluation", [*config.evaluation.opponents, config.evaluation.filler])):
         models.update({f"{key} {spec!r}": (spec, model) for spec in named if (model := specs.model_of(spec)) is not None})
     if not models:

@@ -191,6 +191,14 @@ def test_the_ladder_rates_every_interval_and_the_last_generation(tmp_path: Path)
     assert "rating" in trainer.rating(1)
 
 
+def test_a_run_starts_from_a_shipped_model_by_name(tmp_path: Path) -> None:
+    """``init_policy: dino_hunt_ppo`` (a name, as the shipped configs give it) starts the network from its weights."""
+    config = config_from_dict({**small_config(), "init_policy": "dino_hunt_ppo"})
+    trainer = ExpertIterationTrainer.fresh(config, RunPaths(tmp_path), progress=False)
+    shipped = load_policy(specs.resolve_model("dino_hunt_ppo")).state_dict()
+    assert all(np.array_equal(tensor.numpy(), shipped[name].numpy()) for name, tensor in trainer.policy.state_dict().items())
+
+
 def weights(path: Path) -> dict[str, np.ndarray]:
     return {name: tensor.numpy() for name, tensor in load_policy(path).state_dict().items()}
 

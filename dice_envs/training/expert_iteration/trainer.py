@@ -92,7 +92,8 @@ class ExpertIterationTrainer(Trainer):
         th.manual_seed(config.seed)
         env = dice_envs.make(config.env.name, **config.env.kwargs)
         try:
-            network = initial_policy(env, config.init_policy, policy_kwargs(config.policy))
+            init_file = config.init_policy_file
+            network = initial_policy(env, None if init_file is None else str(init_file), policy_kwargs(config.policy))
         except ParameterError as error:
             raise ConfigError(f"init_policy: {error}") from None
         blob = policy_to_bytes(network[0])

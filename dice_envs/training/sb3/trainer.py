@@ -119,8 +119,8 @@ class SB3Trainer(Trainer):
         env = make_training_env(config, config.seed)
         try:
             model = build_model(config, env, paths.tensorboard)
-            if config.init_policy:
-                load_initial_policy(model, config.init_policy)
+            if (init_file := config.init_policy_file) is not None:
+                load_initial_policy(model, str(init_file))
             pool = LearnerPool(policy_to_bytes(model.policy), [policy_to_bytes(model.policy)])
             return cls(config, paths, model, first_state(config), pool, progress, reset_num_timesteps=True)
         except BaseException:
