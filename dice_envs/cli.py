@@ -245,22 +245,23 @@ def save_games(directory: Path, logs: dict[str, GameLog]) -> None:
 
 
 def ladder_command(args: argparse.Namespace) -> None:
-    from dice_envs.arena.ladder import build_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
+    from dice_envs.arena.ladder import build_ladder, extend_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
     from dice_envs.arena.tournament import Pairing, entrant_from_spec
 
     def report(pairing: Pairing) -> None:
         print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
 
     if args.leaderboard:
-        if args.env or args.agent or args.rebuild:
-            raise ParameterError("--leaderboard takes no game, agent or --rebuild")
+        if args.env or args.agent or args.rebuild or args.extend:
+            raise ParameterError("--leaderboard takes no game, agent, --rebuild or --extend")
         print(leaderboard_markdown(), end="")
     elif args.env is None:
         raise ParameterError("name a game: dice-envs ladder GAME AGENT (or --leaderboard)")
-    elif args.rebuild:
-        if args.agent:
-            raise ParameterError("--rebuild replays the rungs' own games and takes no agent")
-        print(f"saved {save_ladder(build_ladder(args.env, args.seed, args.workers, on_pairing=report))}")
+    elif args.rebuild or args.extend:
+        if args.agent or (args.rebuild and args.extend):
+            raise ParameterError("--rebuild and --extend play the rungs' own games: give one of them and no agent")
+        stored = extend_ladder(args.env, on_pairing=report) if args.extend else build_ladder(args.env, args.seed, args.workers, on_pairing=report)
+        print(f"saved {save_ladder(stored)}")
     elif args.agent is None:
         raise ParameterError(f"name the agent to rate: dice-envs ladder {args.env} AGENT")
     else:
@@ -513,6 +514,10 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--seed", type=seed_value, default=0)
     add_batch_size(ladder, workers=default_workers())
     ladder.add_argument("--rebuild", action="store_true", help="replay the rungs' own round robin and store it (maintainers)")
+    ladder.add_argument(
+        "--extend", action="store_true",
+        help="play only the games of rungs added since the stored round robin, with its seed and workers, and store it (maintainers)",
+    )  # fmt: skip
     ladder.add_argument("--leaderboard", action="store_true", help="every rung's rating per game, as Markdown (docs/leaderboard.md)")
     ladder.set_defaults(run=ladder_command)
 

@@ -4,6 +4,7 @@
     dice-envs ladder dice_age_v1 planner --games 400             more games, a tighter interval
     dice-envs ladder --leaderboard                               every rung's rating: docs/leaderboard.md
     dice-envs ladder dice_age_v1 --rebuild                       replay the ladder's own games (maintainers)
+    dice-envs ladder dice_age_v1 --extend                        play only a new rung's games (maintainers)
 
 Each game has a fixed ladder of reference opponents, its *rungs* (``LADDERS``): ``random``, every
 heuristic, the exact solvers where they exist, ``mcts`` at two budgets and the trained models in
@@ -151,6 +152,41 @@ def build_ladder(env_name: str, seed: int = 0, workers: int = 1, on_pairing: Cal
     ladder = ladder_for(env_name)
     result = run_tournament(env_name, [rung_entrant(env_name, rung) for rung in ladder.rungs], ladder.games, seed, on_pairing=on_pairing, workers=workers)
     return StoredLadder(ladder, result.entrants, result.pairings, seed, workers, _fingerprints(ladder))
+
+
+def extend_ladder(env_name: str, on_pairing: Callable[[Pairing], None] | None = None, directory: Path | None = None) -> StoredLadder:
+    """The stored round robin with the games of the rungs added to the end of ``LADDERS``' list
+    since it was played, against every rung (``--extend``): each new pairing is played as
+    ``--rebuild`` plays it (the stored seed, its games split over the stored workers), and the
+    stored pairings, whose rungs are unchanged (their models' SHA-256 checked), are kept."""
+    ladder = ladder_for(env_name)
+    path = (directory or STORE) / f"{env_name}.json"
+    rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
+    try:
+        data = json.loads(path.read_text())
+        played = data["rungs"]
+        if not isinstance(played, list) or played != [stored_spec(rung) for rung in ladder.rungs[: len(played)]]:
+            raise StoredField(f"rungs must be the first of today's rungs, got {_shown(played)}; {rebuild}")
+        if len(played) == len(ladder.rungs):
+            raise StoredField("it has every rung already: nothing to extend")
+        before = Ladder(env_name, ladder.rungs[: len(played)], ladder.games, ladder.agent_games)
+        if data["games_per_pairing"] != ladder.games:
+            raise StoredField(f"games_per_pairing must be today's {ladder.games}, got {_shown(data['games_per_pairing'])}; {rebuild}")
+        stored = read_stored(before, data, _fingerprints(before))
+    except FileNotFoundError:
+        raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}") from None
+    except StoredField as error:
+        raise ParameterError(f"the stored ladder {path}: {error}") from None
+    except (ValueError, KeyError, TypeError, RecursionError) as error:  # not JSON, or not a ladder's
+        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {str(error)[:200]}); {rebuild}") from None
+    if stored.fingerprints != _fingerprints(before):
+        raise ParameterError(f"the stored ladder {path} was played with other versions of its models; {rebuild}")
+    entrants = [rung_entrant(env_name, rung) for rung in ladder.rungs]
+    labels = numbered_labels([entrant.label for entrant in entrants])
+    added = run_tournament(env_name, entrants, ladder.games, stored.seed, focus=labels[len(played) :], on_pairing=on_pairing, workers=stored.workers)
+    by_pair = {frozenset(pairing.labels): pairing for pairing in [*stored.pairings, *added.pairings]}
+    pairings = [by_pair[frozenset(pair)] for pair in _all_pairs(labels)]  # in --rebuild's order
+    return StoredLadder(ladder, labels, pairings, stored.seed, stored.workers, _fingerprints(ladder))
 
 
 def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:

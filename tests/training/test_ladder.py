@@ -10,7 +10,7 @@ import pytest
 
 from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
-from dice_envs.arena.ladder import LADDERS, Ladder, build_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
+from dice_envs.arena.ladder import LADDERS, Ladder, build_ladder, extend_ladder, format_rating, leaderboard_markdown, load_ladder, rate_agent, save_ladder
 from dice_envs.arena.tournament import Entrant, entrant_from_spec
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
@@ -90,6 +90,23 @@ def test_a_stale_ladder_says_to_rebuild(small_ladder: Path, monkeypatch: pytest.
         load_ladder("dino_hunt_v0", small_ladder)
 
 
+def test_extending_a_ladder_plays_only_the_new_rungs_games_as_a_rebuild_would(small_ladder: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A rung added at the end: ``--extend`` plays its pairings with the stored seed and workers and
+    keeps the stored ones; the file is the one a full rebuild writes."""
+    played: list[tuple[str, str]] = []
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", Ladder("dino_hunt_v0", (*SMALL.rungs, "optimal_points"), games=30, agent_games=30))
+    extended = save_ladder(extend_ladder("dino_hunt_v0", on_pairing=lambda pairing: played.append(pairing.labels), directory=small_ladder), small_ladder)
+    assert played == [("random", "optimal_points"), ("two_footprints", "optimal_points"), ("cup_counter", "optimal_points")]
+    rebuilt = save_ladder(build_ladder("dino_hunt_v0", seed=1), tmp_path / "rebuilt")
+    assert extended.read_text() == rebuilt.read_text()
+    assert load_ladder("dino_hunt_v0", small_ladder).labels[-1] == "optimal_points"
+    with pytest.raises(ParameterError, match="has every rung already: nothing to extend"):
+        extend_ladder("dino_hunt_v0", directory=small_ladder)
+    monkeypatch.setitem(LADDERS, "dino_hunt_v0", Ladder("dino_hunt_v0", ("random", "cup_counter", "two_footprints", "optimal_points", "optimal_win"), 30, 30))
+    with pytest.raises(ParameterError, match=r"rungs must be the first of today's rungs, .*; rebuild it with"):
+        extend_ladder("dino_hunt_v0", directory=small_ladder)
+
+
 def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     ladder = Ladder("dino_hunt_v0", ("random", "model:dino_hunt_ppo"), games=4, agent_games=4)
     monkeypatch.setitem(LADDERS, "dino_hunt_v0", ladder)
@@ -107,7 +124,8 @@ def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatc
     [
         (["ladder"], "name a game"),
         (["ladder", "dino_hunt_v0"], "name the agent to rate"),
-        (["ladder", "dino_hunt_v0", "random", "--rebuild"], "--rebuild replays the rungs' own games and takes no agent"),
+        (["ladder", "dino_hunt_v0", "random", "--rebuild"], "--rebuild and --extend play the rungs' own games: give one of them and no agent"),
+        (["ladder", "dino_hunt_v0", "--rebuild", "--extend"], "--rebuild and --extend play the rungs' own games: give one of them and no agent"),
         (["ladder", "dino_hunt_v0", "--leaderboard"], "--leaderboard takes no game"),
         (["ladder", "dino_hunt_v0", "nobody"], "no agent 'nobody' for dino_hunt_v0"),
     ],
