@@ -452,7 +452,9 @@ def leaderboard_markdown(env_names: Sequence[str] = tuple(LADDERS)) -> str:
         "",
         "and `dice-envs ladder GAME --rebuild --workers 2` replays a game's round robin (the rungs,",
         "the games per pairing and the seed are in `dice_envs/arena/ladder.py`; the stored games in",
-        "`dice_envs/arena/ladders/`).  A rating compares agents only within its game.",
+        "`dice_envs/arena/ladders/`); `dice-envs ladder GAME --extend` plays only the games of rungs",
+        "added at the end of the list since, as the rebuild would.  A rating compares agents only",
+        "within its game.",
     ]
     for env_name in env_names:
         stored = load_ladder(env_name)
