@@ -16,8 +16,9 @@ import dice_envs
 from dice_envs.agents import specs
 from dice_envs.agents.learned import load_model_agent, load_policy, policy_to_bytes, save_policy
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions
+from dice_envs.training.checkpoints import read_replay
 from dice_envs.training.config import ConfigError, TrainConfig, config_from_dict, load_config
-from dice_envs.training.distill import Dataset, evaluate, initial_policy
+from dice_envs.training.distill import DATA_FIELDS, Dataset, evaluate, initial_policy
 from dice_envs.training.expert_iteration.selfplay import SelfPlayer, collect, generation_parts, value_positions_only
 from dice_envs.training.expert_iteration.trainer import ExpertIterationTrainer
 from dice_envs.training.runs import resume_run, start_run
@@ -230,6 +231,26 @@ def test_a_damaged_replay_is_refused_in_one_line(tmp_path: Path) -> None:
         resume_run(run_dir, ["total_timesteps=100000"], progress=False)
     assert "\n" not in str(error.value)
     assert contents(run_dir) == contents(Path(before)), "a refused resume leaves the run directory as it was"
+
+
+def test_a_replay_reads_its_value_rows_back_checked(tmp_path: Path) -> None:
+    """``value_rows`` are read back as booleans of one per row; a file from before they existed
+    keeps every row's value target."""
+    config = config_from_dict(small_config("dino_hunt_v0", pool_share=0.0))
+    data, _, _ = collect(generation_parts(config, 0, fresh_network(config), []), workers=1)
+    env = dice_envs.make("dino_hunt_v0")
+    kept = value_positions_only(data, 2, seed=0)
+    kept.save(tmp_path / "kept.npz")
+    assert np.array_equal(read_replay(tmp_path, "kept.npz", env).valued, kept.valued)
+    arrays = dict(zip(DATA_FIELDS, kept._arrays()))
+    np.savez(tmp_path / "old.npz", **{name: array for name, array in arrays.items() if name != "value_rows"})
+    assert read_replay(tmp_path, "old.npz", env).valued.all()
+    np.savez(tmp_path / "counts.npz", **{**arrays, "value_rows": kept.valued.astype(np.int64)})
+    with pytest.raises(ConfigError, match=r"counts\.npz: value_rows must be of booleans"):
+        read_replay(tmp_path, "counts.npz", env)
+    np.savez(tmp_path / "short.npz", **{**arrays, "value_rows": kept.valued[1:]})
+    with pytest.raises(ConfigError, match=r"short\.npz: value_rows must be of shape"):
+        read_replay(tmp_path, "short.npz", env)
 
 
 def contents(root: Path) -> dict[str, bytes]:
