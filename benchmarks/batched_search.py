@@ -3,6 +3,7 @@
     python benchmarks/batched_search.py
     python benchmarks/batched_search.py --envs age_of_craft_v1 --simulations 32 --positions 256
     python benchmarks/batched_search.py --leaves 8
+    python benchmarks/batched_search.py --gumbel 16
     python benchmarks/batched_search.py --quick
 
 For every game with its shipped model, ``--positions`` positions of random games (each with a
@@ -14,7 +15,9 @@ search (numpy below ``learned.NUMPY_ROWS`` rows a pass, torch from there).  Ever
 same positions from the same seed, in CPU time (``time.process_time``) on one core: one torch
 thread and one OpenBLAS thread.  Printed: simulations per second and the ratio to "today".
 ``--leaves K`` searches the batch columns with ``leaves=K`` (K simulations of each tree waiting for
-the same pass, with a virtual loss); "today" keeps one.
+the same pass, with a virtual loss); "today" keeps one.  ``--gumbel M`` searches them with
+Gumbel AlphaZero's root over M actions (``mcts:gumbel``, what expert iteration's configs use);
+"today" stays PUCT.
 
 First, the evaluators alone (``--evaluators`` prints only these): the microseconds of one
 ``evaluate`` call on 1, 16, 64 and 256 rows, numpy and torch, each the best of a few repeats.
@@ -88,18 +91,18 @@ def simulations_per_second(search: MCTSAgent, states: Sequence[GameState], batch
     return len(states) * search.options.simulations / (time.process_time() - start)
 
 
-def search_row(env_name: str, simulations: int, count: int, batches: Sequence[int], seed: int, leaves: int = 1) -> dict[str, float]:
+def search_row(env_name: str, simulations: int, count: int, batches: Sequence[int], seed: int, leaves: int = 1, gumbel: int = 0) -> dict[str, float]:
     """Simulations per second of "today" and of each batch size, for one game."""
     players, model = GAMES[env_name]
     env = dice_envs.make(env_name, num_players=players)
     states = positions(env, count, seed)
 
-    def build(leaves: int) -> MCTSAgent:
-        return specs.build_search(env_name, SearchOptions(simulations=simulations, model=model, leaves=leaves), env, seed=seed)
+    def build(leaves: int, gumbel: int) -> MCTSAgent:
+        return specs.build_search(env_name, SearchOptions(simulations=simulations, model=model, leaves=leaves, gumbel=gumbel), env, seed=seed)
 
-    row = {"today": simulations_per_second(torch_only(build(1)), states, 1)}
+    row = {"today": simulations_per_second(torch_only(build(1, 0)), states, 1)}
     for batch in batches:
-        row[str(batch)] = simulations_per_second(build(leaves), states, batch)
+        row[str(batch)] = simulations_per_second(build(leaves, gumbel), states, batch)
     return row
 
 
@@ -134,11 +137,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=256, help="positions searched in each cell (default 256)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--leaves", type=int, default=1, help="simulations of a tree waiting for one pass in the batch columns (default 1)")
+    parser.add_argument("--gumbel", type=int, default=0, help="Gumbel AlphaZero's root over this many actions in the batch columns (default 0: PUCT)")
     parser.add_argument("--evaluators", action="store_true", help="time the evaluators alone, no search")
     parser.add_argument("--quick", action="store_true", help="a smoke test: 8 positions, 4 simulations, batches of 1 and 4")
     args = parser.parse_args(argv)
-    if min(args.simulations, args.positions, args.leaves) < 1:
-        parser.error("--simulations, --positions and --leaves must be at least 1")
+    if min(args.simulations, args.positions, args.leaves) < 1 or args.gumbel < 0:
+        parser.error("--simulations, --positions and --leaves must be at least 1, --gumbel 0 or more")
+    if args.gumbel and args.leaves > 1:
+        parser.error("--gumbel searches one leaf at a time: give it without --leaves")
     import torch
 
     torch.set_num_threads(1)  # one core, as the figures are stated
@@ -153,11 +159,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"| `{GAMES[env_name][1]}` | {' | '.join(cells)} |")
     if args.evaluators:
         return
-    print(f"\nsimulations per second, {simulations} a position, {count} positions, B searched together, leaves={args.leaves} (x today):")
+    print(f"\nsimulations per second, {simulations} a position, {count} positions, B searched together, leaves={args.leaves}, gumbel={args.gumbel} (x today):")
     print(f"| game | today (torch, one at a time) | {' | '.join(f'B={batch}' for batch in batches)} |")
     print(f"|---|---:|{'---:|' * len(batches)}")
     for env_name in args.envs:
-        row = search_row(env_name, simulations, count, batches, args.seed, args.leaves)
+        row = search_row(env_name, simulations, count, batches, args.seed, args.leaves, args.gumbel)
         today = row["today"]
         cells = [f"{row[str(batch)]:,.0f} ({row[str(batch)] / today:.1f}x)" for batch in batches]
         print(f"| `{env_name}` | {today:,.0f} | {' | '.join(cells)} |")

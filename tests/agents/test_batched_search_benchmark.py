@@ -19,3 +19,11 @@ def test_it_refuses_an_empty_budget(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         batched_search.main(["--simulations", "0"])
     assert "--simulations, --positions and --leaves must be at least 1" in capsys.readouterr().err
+
+
+def test_its_quick_run_searches_with_gumbel(capsys: pytest.CaptureFixture[str]) -> None:
+    batched_search.main(["--quick", "--envs", "dalek_dice_v0", "--gumbel", "4"])
+    out = capsys.readouterr().out
+    assert "gumbel=4" in out
+    row = next(line for line in out.splitlines() if line.startswith("| `dalek_dice_v0` |"))
+    assert row.count("x)") == len(batched_search.QUICK_BATCHES)
