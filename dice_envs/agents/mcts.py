@@ -30,8 +30,12 @@ AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the value
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
 ``closed``: above; with a ``model`` too), ``leaves`` (with a ``model``: the simulations of one tree
 that wait for the same network pass, default 1, below), ``gumbel`` (with a ``model`` and a budget
-in simulations: Gumbel AlphaZero's search over that many root actions, below; default 0, PUCT).
-A decision with one legal action costs no search.
+in simulations: Gumbel AlphaZero's search over that many root actions, below; default 0, PUCT),
+``rollout_weight`` (with a ``model``: a new leaf is judged by ``(1 - w)`` times the value head's
+estimate plus ``w`` times a rollout's result, by the ``rollout`` policy to the end or ``depth``, as
+AlphaGo mixed its value network with rollouts; default 0, the value head alone; Gumbel's mixed
+value of a node still starts from the head's estimate of the node itself).  A decision with
+one legal action costs no search.
 
 ``MCTSAgent.search_many`` searches many positions at once (``act_in`` is asked about every game
 waiting for the agent): with a ``model`` their trees run in lockstep and one network pass answers
@@ -105,6 +109,7 @@ class SearchOptions:
     chance: str = "open"
     leaves: int = 1
     gumbel: int = 0
+    rollout_weight: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int) or self.simulations < 1:
@@ -130,6 +135,8 @@ class SearchOptions:
         if self.gumbel and (self.seconds is not None or self.leaves > 1):
             # Sequential halving divides a budget known in advance among the candidates, one simulation at a time.
             raise ParameterError("mcts: gumbel needs a budget in simulations (not seconds), one leaf at a time")
+        if not (_is_number(self.rollout_weight) and 0 <= self.rollout_weight <= 1):
+            raise ParameterError(f"mcts: rollout_weight must be a number from 0 to 1, got {self.rollout_weight!r}")
         if self.objective == "turn" and (self.depth is not None or self.model is not None):
             # A turn is played to its end, and the value head judges games, not turns.
             raise ParameterError("mcts: objective=turn takes neither depth nor model")
@@ -159,11 +166,13 @@ def parse_options(spec: str) -> SearchOptions:
         if key in values:
             raise ParameterError(f"mcts: {key} is given twice in {spec!r}: give each option once")
         try:
-            values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration") else int(value))
+            values[key] = value if key in ("rollout", "model", "objective", "chance") else (float(value) if key in ("seconds", "exploration", "rollout_weight") else int(value))
         except ValueError:
             raise ParameterError(f"mcts: {key} must be a number, got {value!r}") from None
     if values.get("gumbel") and "model" not in values:
         raise ParameterError("mcts: gumbel searches with a network's priors and values: it needs a model")
+    if values.get("rollout_weight") and "model" not in values:
+        raise ParameterError("mcts: rollout_weight mixes rollouts with a network's values: it needs a model (without one every leaf is a rollout)")
     return SearchOptions(**values)
 
 
@@ -245,7 +254,7 @@ Path = list[tuple[_Node, int]]
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K,gumbel=M)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K,gumbel=M,rollout_weight=W)"
     )
 
     def __init__(
@@ -499,7 +508,7 @@ class MCTSAgent(Agent):
         while True:
             player = game.current_player(state)
             if player == TERMINAL:
-                values = yield from self._leaf_values(state, path)
+                values = yield from self._leaf_values(state, path, tree)
                 break
             legal = game.legal_actions(state)
             if node.priors is None:
@@ -526,7 +535,7 @@ class MCTSAgent(Agent):
             game.apply(state, action, rng)
             path.append((child, player))
             if expanded:
-                values = yield from self._leaf_values(state, path)
+                values = yield from self._leaf_values(state, path, tree)
                 break
             if closed:
                 node = child.outcome(self._observed(state, seat))
@@ -569,13 +578,19 @@ class MCTSAgent(Agent):
         policy[tree.legal] = _softmax([logit + sigma for logit, sigma in zip(logits, sigma_q)])
         return policy
 
-    def _leaf_values(self, state: GameState, path: Path) -> Generator[Request, Answer, list[float]]:
+    def _leaf_values(self, state: GameState, path: Path, tree: _Tree) -> Generator[Request, Answer, list[float]]:
+        """Every seat's value of a new leaf: the value head's, mixed with a rollout's by
+        ``rollout_weight`` (the rollout plays on ``state``, whose simulation ends here)."""
         if self.game.current_player(state) == TERMINAL:
             return _unit_values(self.game.returns(state))
         seats = range(self.game.num_players)
         observations = np.stack([self.env.encoder.encode(state, seat) for seat in seats])
         _, values = yield from _ask(observations, np.ones((len(seats), self.game.num_actions), dtype=np.int8), path)  # only the values are read
-        return [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
+        estimates = [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
+        weight = self.options.rollout_weight
+        if not weight:
+            return estimates
+        return [(1.0 - weight) * estimate + weight * rolled for estimate, rolled in zip(estimates, self._rollout(state, tree))]
 
 
 def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[Request, Answer, Answer]:

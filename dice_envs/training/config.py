@@ -145,6 +145,9 @@ class ExpertIterationHyperparameters:
     gumbel: int = 0
     """Root actions Gumbel AlphaZero's search considers (``mcts:gumbel``), whose improved policy is
     then the policy target; 0: PUCT, its visit distribution the target."""
+    rollout_weight: float = 0.0
+    """A new leaf's value: ``(1 - w)`` times the value head's plus ``w`` times a random rollout's
+    result (``mcts:rollout_weight``, AlphaGo's mixing); 0: the value head alone."""
     games_per_generation: int = 64
     lockstep_games: int = 16
     """Games played at once in one part (``play_games``' batch); a generation is split into parts of
@@ -623,6 +626,7 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
     require(1 <= hp.simulations <= MAX_SIMULATIONS, f"{key}simulations", f"must be from 1 to {MAX_SIMULATIONS:,}, got {hp.simulations}")
     require(hp.exploration >= 0, f"{key}exploration", f"must not be negative, got {hp.exploration}")
     require(hp.gumbel >= 0, f"{key}gumbel", f"must not be negative (0: PUCT), got {hp.gumbel}")
+    require(0 <= hp.rollout_weight <= 1, f"{key}rollout_weight", f"must be from 0 (the value head alone) to 1, got {hp.rollout_weight}")
     for name in ("games_per_generation", "lockstep_games", "replay_generations", "epochs", "batch_size", "workers"):
         require(getattr(hp, name) >= 1, f"{key}{name}", f"must be at least 1, got {getattr(hp, name)}")
     require(0 <= hp.pool_share <= 1, f"{key}pool_share", f"must be a fraction from 0 to 1, got {hp.pool_share}")

@@ -1,5 +1,6 @@
 """``mcts:gumbel=M``: Gumbel AlphaZero's search (sequential halving at the root, the improved
-policy as its target, deterministic selection below), and ``search_policies``."""
+policy as its target, deterministic selection below), ``search_policies``, and
+``rollout_weight``: rollouts mixed into a network's leaf values."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 import dice_envs
 from dice_envs.agents.mcts import (
+    Evaluator,
     SearchOptions,
     _considered_visits,
     _gumbel_interior_action,
@@ -117,6 +119,56 @@ def test_gumbel_options_are_refused_where_they_cannot_work() -> None:
         ("mcts:gumbel=-1,model=dice_age_ppo", "gumbel must be a whole number of root actions, 0 \\(PUCT\\) or more, got -1"),
         ("mcts:gumbel=4,model=dice_age_ppo,seconds=0.1", "gumbel needs a budget in simulations \\(not seconds\\), one leaf at a time"),
         ("mcts:gumbel=4,model=dice_age_ppo,leaves=4", "gumbel needs a budget in simulations \\(not seconds\\), one leaf at a time"),
+    ]:
+        with pytest.raises(ParameterError, match=message):
+            parse_options(spec)
+
+
+class SignedValues:
+    """The shipped evaluator, its values multiplied by ``sign`` (-1: every estimate reversed)."""
+
+    def __init__(self, evaluator: Evaluator, sign: float) -> None:
+        self.evaluator, self.sign = evaluator, sign
+
+    def evaluate(self, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        probabilities, values = self.evaluator.evaluate(observations, action_masks)
+        return probabilities, self.sign * values
+
+
+@pytest.mark.parametrize("gumbel", [0, 4])
+def test_rollout_weight_mixes_rollouts_into_the_leaves(gumbel: int) -> None:
+    """``rollout_weight=1``: the leaves are the rollouts', whatever the value head says (its
+    estimates reversed change no visit of PUCT's; Gumbel's mixed value of a node still reads the
+    head's estimate of the node itself); 0: the value head's, which then moves the root's policy;
+    between, searched together as one by one."""
+    env = dice_envs.make("dice_age_v1")
+    states, seats = positions(env, games=2)
+
+    def visits(weight: float, sign: float) -> list[np.ndarray]:
+        agent = search("dice_age_v1", env, SearchOptions(simulations=12, model="dice_age_ppo", gumbel=gumbel, rollout_weight=weight))
+        assert agent.evaluator is not None
+        agent.evaluator = SignedValues(agent.evaluator, sign)
+        return [policy for _, policy in agent.search_policies(states, seats)]
+
+    rolled = [visits(1.0, sign) for sign in (1.0, -1.0)]
+    # PUCT reads the leaves alone; Gumbel's mixed value still starts from the node's own estimate
+    assert all(np.array_equal(a, b) for a, b in zip(*rolled)) == (not gumbel)
+    valued = [visits(0.0, sign) for sign in (1.0, -1.0)]
+    assert not all(np.array_equal(a, b) for a, b in zip(*valued))
+    options = SearchOptions(simulations=12, model="dice_age_ppo", gumbel=gumbel, rollout_weight=0.5)
+    together = search("dice_age_v1", env, options).search_many(states, seats)
+    alone = search("dice_age_v1", env, options)
+    for (move, counts), state, seat in zip(together, states, seats):
+        expected_move, expected = alone.search_visits(state, seat)
+        assert move == expected_move and np.array_equal(counts, expected)
+
+
+def test_rollout_weight_is_refused_where_it_cannot_work() -> None:
+    assert parse_options("mcts:rollout_weight=0.5,model=dice_age_ppo") == SearchOptions(rollout_weight=0.5, model="dice_age_ppo")
+    for spec, message in [
+        ("mcts:rollout_weight=0.5", "rollout_weight mixes rollouts with a network's values: it needs a model"),
+        ("mcts:rollout_weight=1.5,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got 1.5"),
+        ("mcts:rollout_weight=nan,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got nan"),
     ]:
         with pytest.raises(ParameterError, match=message):
             parse_options(spec)

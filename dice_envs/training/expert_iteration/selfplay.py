@@ -189,7 +189,7 @@ def _lineup(config: TrainConfig, network: bytes, snapshots: Sequence[bytes] | No
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
         seed = config.seed * 1000 + seed_offset
         evaluator = search_evaluator(PolicyAgent(env, policy_from_bytes(network), label="network"))
-        options = SearchOptions(simulations=hp.simulations, exploration=hp.exploration, chance=hp.chance, gumbel=hp.gumbel)
+        options = SearchOptions(simulations=hp.simulations, exploration=hp.exploration, chance=hp.chance, gumbel=hp.gumbel, rollout_weight=hp.rollout_weight)
         player = SelfPlayer(MCTSAgent(env, seed=seed, options=options, evaluator=evaluator), hp.sampled_moves, seed=seed + 1)
         if snapshots is None:
             return [player] * env.game.num_players
