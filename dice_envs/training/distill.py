@@ -322,6 +322,8 @@ def train(
     ``optimizer``: one to go on with (expert iteration keeps Adam's moments across generations);
     default a new Adam at ``learning_rate``."""
     train_set, held = split_by_game(data, held_out, seed)
+    # a row with neither target (another seat's, at a position whose value is not kept) teaches nothing
+    train_set = train_set.subset(np.flatnonzero(train_set.deciding | train_set.valued))
     if not len(train_set):
         raise ParameterError("no training examples (more games, or a smaller --held-out)")
     th.manual_seed(seed)

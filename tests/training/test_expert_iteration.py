@@ -18,7 +18,7 @@ from dice_envs.agents.learned import load_model_agent, load_policy, policy_to_by
 from dice_envs.agents.mcts import MCTSAgent, SearchOptions
 from dice_envs.training.checkpoints import read_replay
 from dice_envs.training.config import ConfigError, TrainConfig, config_from_dict, load_config
-from dice_envs.training.distill import DATA_FIELDS, Dataset, evaluate, initial_policy
+from dice_envs.training.distill import DATA_FIELDS, Dataset, evaluate, initial_policy, train
 from dice_envs.training.expert_iteration.selfplay import SelfPlayer, collect, generation_parts, value_positions_only
 from dice_envs.training.expert_iteration.trainer import ExpertIterationTrainer
 from dice_envs.training.runs import resume_run, start_run
@@ -117,6 +117,8 @@ def test_value_targets_of_a_few_positions_a_game_train_the_value_head(tmp_path: 
     assert np.array_equal(value_positions_only(data, 2, seed=0).valued, kept.valued)
     assert not np.array_equal(value_positions_only(data, 2, seed=1).valued, kept.valued)
     policy = load_policy(save_policy(*initial_policy(dice_envs.make("mammoth_hunters_v1"), None, {"net_arch": [16]}), tmp_path / "network.zip"))
+    trained = train(policy, kept, epochs=1, learning_rate=1e-3, batch_size=1, held_out=0.0, log=lambda _: None)  # a row without a target alone in a batch
+    assert len(trained) == 2
     flipped = Dataset(kept.observations, kept.masks, kept.targets, kept.actions, np.where(kept.valued, kept.values, -kept.values), kept.games, kept.deciding, kept.valued)
     assert evaluate(policy, flipped)["value_mse"] == pytest.approx(evaluate(policy, kept)["value_mse"])
     assert evaluate(policy, flipped)["value_mse"] != pytest.approx(evaluate(policy, data)["value_mse"])
