@@ -84,7 +84,7 @@ LADDERS: dict[str, Ladder] = {
         Ladder(
             "dice_age_v1",
             ("random", "best_prey", "planner", "mcts:simulations=25", "mcts:simulations=100", "model:dice_age_ppo",
-             "model:dice_age_search"),
+             "model:dice_age_search", "model:dice_age_expert"),
             games=200,
             agent_games=200,
         ),
@@ -98,7 +98,7 @@ LADDERS: dict[str, Ladder] = {
         Ladder(
             "mammoth_hunters_v1",
             ("random", "settler", "raider", "mcts:simulations=10,depth=60", "mcts:simulations=10,model=mammoth_hunters_ppo",
-             "model:mammoth_hunters_ppo"),
+             "model:mammoth_hunters_ppo", "model:mammoth_hunters_expert"),
             games=60,
             agent_games=60,
         ),
