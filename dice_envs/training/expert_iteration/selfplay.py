@@ -9,9 +9,11 @@ drawn from the config's ``opponents`` (heuristics, ``random``, ``snapshot``: ear
 that the network also learns the positions play against the opponents it is judged by reaches (the
 reverse, one pool seat among searches, would add little that self-play does not).  At each of the
 search's decisions with a choice, the position gives one row per seat: the deciding seat's row has
-its mask and the root's visit distribution as the policy target; every seat's row (the decider's
-included) has that seat's own observation and its final return as the value target (the value head
-is per observer, and the search reads it for every seat at a leaf).  Nothing hidden from a seat is
+its mask and the search's policy as the policy target (``search_policies``: the root's visit
+distribution, or with ``gumbel`` its improved policy); every seat's row (the decider's included)
+has that seat's own observation and its final return as the value target (the value head is per
+observer, and the search reads it for every seat at a leaf), kept at ``value_positions`` positions
+of each game by ``value_positions_only``.  Nothing hidden from a seat is
 recorded for it: rows are encoded observations, and the search redeals what the decider cannot
 see (``game.resample_hidden``) before every simulation.
 

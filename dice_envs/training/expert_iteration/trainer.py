@@ -6,8 +6,9 @@ A generation: ``games_per_generation`` games by the search with the current netw
 evaluator (``selfplay``), their rows join the replay window (the last ``replay_generations``
 generations), and the network (a MaskablePPO ``MaskableActorCriticPolicy``, so ``model:PATH`` and
 ``mcts:model=PATH`` read the result unchanged) trains ``epochs`` passes over the window with
-``distill.train``: cross-entropy to the (sharpened) visit distributions on the deciding rows, plus
-``value_weight`` times the squared error of the value head against each seat's return.  Then the
+``distill.train``: cross-entropy to the search's (sharpened) policies on the deciding rows, plus
+``value_weight`` times the squared error of the value head against each seat's return on the rows
+that keep one.  Then the
 generation is a rollout boundary (``at_rollout_boundary``: evaluation, snapshot pool, checkpoint),
 and, with ``ladder_games``, it is rated on the ladder every ``ladder_interval`` generations and
 at the end (``rating_curve.png``).  ``num_timesteps``
