@@ -320,12 +320,11 @@ class MCTSAgent(Agent):
         the visit distribution, or with ``gumbel`` the improved policy ``softmax(logit + sigma(q))``."""
         results = []
         for search in self._searched(states, seats):
-            if not isinstance(search, _Tree):
-                move, counts = search
+            if isinstance(search, _Tree) and self.options.gumbel:
+                results.append((self._result(search)[0], self._improved_policy(search)))
+            else:
+                move, counts = self._result(search) if isinstance(search, _Tree) else search
                 results.append((move, counts / counts.sum()))
-                continue
-            move, counts = self._result(search)
-            results.append((move, self._improved_policy(search) if self.options.gumbel else counts / counts.sum()))
         return results
 
     def _searched(self, states: Sequence[GameState], seats: Sequence[int]) -> list[tuple[int, np.ndarray] | _Tree]:
@@ -551,31 +550,25 @@ class MCTSAgent(Agent):
         mask = np.zeros((1, self.game.num_actions), dtype=np.int8)
         mask[0, legal] = 1
         probabilities, values = yield from _ask(self.env.encoder.encode(state, seat)[np.newaxis], mask, path)
-        return {action: float(probabilities[0, action]) for action in legal}, min(1.0, max(0.0, _unit_values([float(values[0])])[0]))
+        return {action: float(probabilities[0, action]) for action in legal}, _estimated_values(values)[0]
 
     # ------------------------------------------------------------ Gumbel AlphaZero's root
     def _gumbel_root_action(self, tree: _Tree, considered_visit: int) -> int:
         """Sequential halving's pick: of the root actions visited ``considered_visit`` times (the
         candidates still in), the one with the highest ``gumbel + logit + sigma(q)``."""
         root = tree.root
-        assert root.priors is not None, "the root's priors come with its first simulation"
-        sigma_q = _sigma_completed_q(root, tree.legal)
-        logits = _logits(root.priors, tree.legal)
 
-        def score(index_action: tuple[int, int]) -> tuple[bool, float]:
-            index, action = index_action
+        def score(action_logit: tuple[int, float]) -> tuple[bool, float]:
+            action, logit = action_logit
             child = root.children.get(action)
-            candidate = (child.visits if child is not None else 0) == considered_visit
-            return candidate, tree.gumbel[action] + logits[index] + sigma_q[index]
+            return (child.visits if child is not None else 0) == considered_visit, tree.gumbel[action] + logit
 
-        return max(enumerate(tree.legal), key=score)[1]
+        return max(zip(tree.legal, _improved_logits(root, tree.legal)), key=score)[0]
 
     def _improved_policy(self, tree: _Tree) -> np.ndarray:
         """``softmax(logit + sigma(completed q))`` over the root's legal actions (zero elsewhere)."""
-        assert tree.root.priors is not None, "a searched root has its priors"
         policy = np.zeros(self.game.num_actions, dtype=np.float64)
-        logits, sigma_q = _logits(tree.root.priors, tree.legal), _sigma_completed_q(tree.root, tree.legal)
-        policy[tree.legal] = _softmax([logit + sigma for logit, sigma in zip(logits, sigma_q)])
+        policy[tree.legal] = _softmax(_improved_logits(tree.root, tree.legal))
         return policy
 
     def _leaf_values(self, state: GameState, path: Path, tree: _Tree) -> Generator[Request, Answer, list[float]]:
@@ -586,7 +579,7 @@ class MCTSAgent(Agent):
         seats = range(self.game.num_players)
         observations = np.stack([self.env.encoder.encode(state, seat) for seat in seats])
         _, values = yield from _ask(observations, np.ones((len(seats), self.game.num_actions), dtype=np.int8), path)  # only the values are read
-        estimates = [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
+        estimates = _estimated_values(values)
         weight = self.options.rollout_weight
         if not weight:
             return estimates
@@ -629,16 +622,18 @@ def _considered_visits(candidates: int, simulations: int) -> tuple[int, ...]:
 def _gumbel_interior_action(node: _Node, legal: list[int]) -> int:
     """The action whose share of the node's visits falls furthest below its improved probability
     (Gumbel MuZero's deterministic selection below the root)."""
-    assert node.priors is not None, "priors are asked for before an action is chosen"
-    improved = _softmax([logit + sigma for logit, sigma in zip(_logits(node.priors, legal), _sigma_completed_q(node, legal))])
+    improved = _softmax(_improved_logits(node, legal))
     visits = [child.visits if (child := node.children.get(action)) is not None else 0 for action in legal]
     share = 1.0 / (1.0 + sum(visits))
     return max(zip(legal, improved, visits), key=lambda entry: entry[1] - entry[2] * share)[0]
 
 
-def _logits(priors: dict[int, float], legal: list[int]) -> list[float]:
-    """The priors of ``legal`` as logits (an action the policy never saw legal: a tiny prior)."""
-    return [math.log(max(priors.get(action, 0.0), 1e-30)) for action in legal]
+def _improved_logits(node: _Node, legal: list[int]) -> list[float]:
+    """``logit + sigma(completed q)`` of each legal action: the improved policy's logits (an
+    action the policy never saw legal has a tiny prior)."""
+    assert node.priors is not None, "priors are asked for before an action is chosen"
+    priors = node.priors
+    return [math.log(max(priors.get(action, 0.0), 1e-30)) + sigma for action, sigma in zip(legal, _sigma_completed_q(node, legal))]
 
 
 def _sigma_completed_q(node: _Node, legal: list[int]) -> list[float]:
@@ -683,6 +678,11 @@ def _visits_then_value(node: _Node | None) -> tuple[int, float]:
 def _unit_values(returns: Sequence[float]) -> list[float]:
     """Returns in [-1, 1] (a game's, or a value head's estimate of them) as values in [0, 1]."""
     return [(value + 1.0) / 2.0 for value in returns]
+
+
+def _estimated_values(values: np.ndarray) -> list[float]:
+    """A value head's estimates as values in [0, 1] (a head may stray outside [-1, 1])."""
+    return [min(1.0, max(0.0, value)) for value in _unit_values(values.tolist())]
 
 
 def _relative_scores(scores: Sequence[float]) -> list[float]:

@@ -23,12 +23,13 @@ environment version makes it stale, and loading it then says to rebuild it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -161,32 +162,42 @@ def extend_ladder(env_name: str, on_pairing: Callable[[Pairing], None] | None = 
     stored pairings, whose rungs are unchanged (their models' SHA-256 checked), are kept."""
     ladder = ladder_for(env_name)
     path = (directory or STORE) / f"{env_name}.json"
-    rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
-    try:
+    with _reading(path, env_name):
         data = json.loads(path.read_text())
         played = data["rungs"]
         if not isinstance(played, list) or played != [stored_spec(rung) for rung in ladder.rungs[: len(played)]]:
-            raise StoredField(f"rungs must be the first of today's rungs, got {_shown(played)}; {rebuild}")
-        if len(played) == len(ladder.rungs):
-            raise StoredField("it has every rung already: nothing to extend")
-        before = Ladder(env_name, ladder.rungs[: len(played)], ladder.games, ladder.agent_games)
+            raise StoredField(f"rungs must be the first of today's rungs, got {_shown(played)}")
         if data["games_per_pairing"] != ladder.games:
-            raise StoredField(f"games_per_pairing must be today's {ladder.games}, got {_shown(data['games_per_pairing'])}; {rebuild}")
+            raise StoredField(f"games_per_pairing must be today's {ladder.games}, got {_shown(data['games_per_pairing'])}")
+        before = Ladder(env_name, ladder.rungs[: len(played)], ladder.games, ladder.agent_games)
         stored = read_stored(before, data, _fingerprints(before))
-    except FileNotFoundError:
-        raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}") from None
-    except StoredField as error:
-        raise ParameterError(f"the stored ladder {path}: {error}") from None
-    except (ValueError, KeyError, TypeError, RecursionError) as error:  # not JSON, or not a ladder's
-        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {str(error)[:200]}); {rebuild}") from None
+    if len(played) == len(ladder.rungs):
+        raise ParameterError(f"the stored ladder {path} has every rung already: nothing to extend")
     if stored.fingerprints != _fingerprints(before):
-        raise ParameterError(f"the stored ladder {path} was played with other versions of its models; {rebuild}")
+        raise ParameterError(f"the stored ladder {path} was played with other versions of its models; {_rebuild(env_name)}")
     entrants = [rung_entrant(env_name, rung) for rung in ladder.rungs]
     labels = numbered_labels([entrant.label for entrant in entrants])
     added = run_tournament(env_name, entrants, ladder.games, stored.seed, focus=labels[len(played) :], on_pairing=on_pairing, workers=stored.workers)
     by_pair = {frozenset(pairing.labels): pairing for pairing in [*stored.pairings, *added.pairings]}
     pairings = [by_pair[frozenset(pair)] for pair in _all_pairs(labels)]  # in --rebuild's order
     return StoredLadder(ladder, labels, pairings, stored.seed, stored.workers, _fingerprints(ladder))
+
+
+def _rebuild(env_name: str) -> str:
+    return f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
+
+
+@contextlib.contextmanager
+def _reading(path: Path, env_name: str) -> Iterator[None]:
+    """Whatever reading the stored ladder ``path`` raises, as one line naming it and saying to rebuild it."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise ParameterError(f"no stored ladder for {env_name} at {path}; {_rebuild(env_name)}") from None
+    except StoredField as error:
+        raise ParameterError(f"the stored ladder {path}: {error}; {_rebuild(env_name)}") from None
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as error:  # not a file, not JSON, or not a ladder's
+        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {str(error)[:200]}); {_rebuild(env_name)}") from None
 
 
 def save_ladder(stored: StoredLadder, directory: Path | None = None) -> Path:
@@ -214,19 +225,13 @@ def load_ladder(env_name: str, directory: Path | None = None) -> StoredLadder:
     ladder = ladder_for(env_name)
     directory = directory or STORE
     path = directory / f"{env_name}.json"
-    rebuild = f"rebuild it with `dice-envs ladder {env_name} --rebuild`"
-    if not path.is_file():
-        raise ParameterError(f"no stored ladder for {env_name} at {path}; {rebuild}")
+    rebuild = _rebuild(env_name)
     fingerprints = _fingerprints(ladder)
-    try:
+    with _reading(path, env_name):
         data = json.loads(path.read_text())
         games = data["games_per_pairing"]
         same = data["env"] == env_name and data["rungs"] == [stored_spec(rung) for rung in ladder.rungs] and type(games) is int and games == ladder.games
         stored = read_stored(ladder, data, fingerprints) if same else None
-    except StoredField as error:
-        raise ParameterError(f"the stored ladder {path}: {error}; {rebuild}") from None
-    except (ValueError, KeyError, TypeError, RecursionError) as error:  # not JSON, or not a ladder's
-        raise ParameterError(f"the stored ladder {path} cannot be read ({type(error).__name__}: {str(error)[:200]}); {rebuild}") from None
     if stored is None:
         raise ParameterError(f"the stored ladder {path} was played with other rungs or game counts; {rebuild}")
     changed = [rung for rung in ladder.rungs if stored_spec(rung) in fingerprints and stored.fingerprints[stored_spec(rung)] != fingerprints[stored_spec(rung)]]

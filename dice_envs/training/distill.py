@@ -23,6 +23,7 @@ spec equal to the teacher's makes a self-play game, both seats recorded.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -140,7 +141,7 @@ def sharpen(data: Dataset, temperature: float) -> Dataset:
     else:
         sharpened = data.targets[rows].astype(np.float64) ** (1.0 / temperature)
         targets[rows] = sharpened / sharpened.sum(axis=1, keepdims=True)
-    return Dataset(data.observations, data.masks, targets, data.actions, data.values, data.games, data.deciding, data.valued)
+    return dataclasses.replace(data, targets=targets)
 
 
 def outcome_value(outcome: GameOutcome, position: int, num_players: int) -> float:

@@ -112,16 +112,26 @@ def test_the_root_keeps_the_best_candidate_of_sequential_halving() -> None:
     assert agent._gumbel_root_action(tree, considered_visit=2) == first
 
 
-def test_gumbel_options_are_refused_where_they_cannot_work() -> None:
-    assert parse_options("mcts:gumbel=16,model=dice_age_ppo") == SearchOptions(gumbel=16, model="dice_age_ppo")
-    for spec, message in [
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
         ("mcts:gumbel=16", "gumbel searches with a network's priors and values: it needs a model"),
         ("mcts:gumbel=-1,model=dice_age_ppo", "gumbel must be a whole number of root actions, 0 \\(PUCT\\) or more, got -1"),
         ("mcts:gumbel=4,model=dice_age_ppo,seconds=0.1", "gumbel needs a budget in simulations \\(not seconds\\), one leaf at a time"),
         ("mcts:gumbel=4,model=dice_age_ppo,leaves=4", "gumbel needs a budget in simulations \\(not seconds\\), one leaf at a time"),
-    ]:
-        with pytest.raises(ParameterError, match=message):
-            parse_options(spec)
+        ("mcts:rollout_weight=0.5", "rollout_weight mixes rollouts with a network's values: it needs a model"),
+        ("mcts:rollout_weight=1.5,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got 1.5"),
+        ("mcts:rollout_weight=nan,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got nan"),
+    ],
+)
+def test_gumbel_and_rollout_weight_are_refused_where_they_cannot_work(spec: str, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        parse_options(spec)
+
+
+def test_gumbel_and_rollout_weight_come_from_the_spec() -> None:
+    assert parse_options("mcts:gumbel=16,model=dice_age_ppo") == SearchOptions(gumbel=16, model="dice_age_ppo")
+    assert parse_options("mcts:rollout_weight=0.5,model=dice_age_ppo") == SearchOptions(rollout_weight=0.5, model="dice_age_ppo")
 
 
 class SignedValues:
@@ -161,14 +171,3 @@ def test_rollout_weight_mixes_rollouts_into_the_leaves(gumbel: int) -> None:
     for (move, counts), state, seat in zip(together, states, seats):
         expected_move, expected = alone.search_visits(state, seat)
         assert move == expected_move and np.array_equal(counts, expected)
-
-
-def test_rollout_weight_is_refused_where_it_cannot_work() -> None:
-    assert parse_options("mcts:rollout_weight=0.5,model=dice_age_ppo") == SearchOptions(rollout_weight=0.5, model="dice_age_ppo")
-    for spec, message in [
-        ("mcts:rollout_weight=0.5", "rollout_weight mixes rollouts with a network's values: it needs a model"),
-        ("mcts:rollout_weight=1.5,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got 1.5"),
-        ("mcts:rollout_weight=nan,model=dice_age_ppo", "rollout_weight must be a number from 0 to 1, got nan"),
-    ]:
-        with pytest.raises(ParameterError, match=message):
-            parse_options(spec)

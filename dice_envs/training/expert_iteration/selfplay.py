@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import torch as th
@@ -217,7 +217,7 @@ def value_positions_only(data: Dataset, per_game: int, seed: int) -> Dataset:
     for game in np.unique(games):
         positions = np.flatnonzero(games == game)
         kept[np.random.default_rng([seed, int(game)]).permutation(positions)[:per_game]] = True
-    return Dataset(data.observations, data.masks, data.targets, data.actions, data.values, data.games, data.deciding, np.repeat(kept, players))
+    return replace(data, value_rows=np.repeat(kept, players))
 
 
 def collect(parts: Sequence[Part], workers: int, play_parts_with: PartsPlayer | None = None) -> tuple[Dataset, list[bool], int]:
