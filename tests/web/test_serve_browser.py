@@ -44,7 +44,10 @@ covers it there (a die's face drawn over its legal tile is let through by the pa
 
 
 SLOW = "mcts:seconds=3"
-"""A search that thinks long enough for a reload in the middle of it."""
+"""A search slow enough to be seen thinking."""
+THINKER = "mcts:seconds=8"
+"""A search that thinks long enough for a reload in the middle of it on a slow machine: a Dino Hunt
+turn can end at its first roll (three Footprints), so the first move's search is the only one sure."""
 OPPONENTS = {
     "dino_hunt_v0": "cup_counter",
     "dalek_dice_v0": "protect_humans",
@@ -58,7 +61,7 @@ OPPONENTS = {
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """The app on a free loopback port, served by uvicorn in a thread; its address."""
-    with served(create_app(AgentCatalogue(sorted({"random", SLOW, *OPPONENTS.values()}), ENV_NAMES))) as address:
+    with served(create_app(AgentCatalogue(sorted({"random", SLOW, THINKER, *OPPONENTS.values()}), ENV_NAMES))) as address:
         yield address
 
 
@@ -173,8 +176,8 @@ def test_a_reload_while_a_search_thinks_resumes_the_game(browser: object, server
     from playwright.sync_api import expect
 
     context, page, problems = open_page(browser, server)
-    set_up(page, "dino_hunt_v0", SLOW, seat=1)
-    expect(page.locator("#thinking")).to_contain_text("player_0 (mcts:seconds=3) is thinking", timeout=5000)  # type: ignore[arg-type]
+    set_up(page, "dino_hunt_v0", THINKER, seat=1)
+    expect(page.locator("#thinking")).to_contain_text(f"player_0 ({THINKER}) is thinking", timeout=5000)  # type: ignore[arg-type]
     page.reload()  # type: ignore[attr-defined]
     expect(page.locator("#thinking")).to_contain_text("is thinking", timeout=2000)  # type: ignore[arg-type]
     assert page.locator("#setup").is_hidden(), "the reload shows the game, not the set-up form"  # type: ignore[attr-defined]
