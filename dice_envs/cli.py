@@ -1,6 +1,7 @@
 """The ``dice-envs`` command line.
 
     dice-envs list                                   environments, parameters, agents, Gymnasium ids
+    dice-envs models [NAME] [--json]                 the shipped models, their cards and ladder ratings
     dice-envs train --config dino_hunt/ppo [KEY=VALUE ...]   train, evaluate, save a run
     dice-envs train --resume runs/<dir> [total_timesteps=N]               continue from the last checkpoint
     dice-envs train --config dino_hunt/rllib_ppo --address HOST:6379   RLlib, on a Ray cluster
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import secrets
 import sys
 import time
@@ -39,6 +41,7 @@ from dice_envs import gymnasium_id
 from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, specs
 from dice_envs.agents.mcts import MCTSAgent
 from dice_envs.agents.model_cards import CARD_SUFFIX, ModelCard, shipped_cards
+from dice_envs.arena.optimality import YARDSTICK_TURNS
 from dice_envs.arena.parallel import Part, PartsPlayer, default_workers, play_part, play_parts, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, format_standings, numbered_labels, parse_params, play_match, standings_from
 from dice_envs.core.aec import MAX_SEED, SPECTATOR_VIEW
@@ -118,6 +121,25 @@ def card_summary(card: ModelCard) -> str:
     made = f"dice-envs train --config {card.config}" if card.config else card.algorithm
     steps = f", {card.training_steps:,} steps" if card.training_steps is not None else ""
     return f"trained model: {made}{steps} (card: {card.name}{CARD_SUFFIX})"
+
+
+def models_command(args: argparse.Namespace) -> None:
+    from dice_envs.arena.model_ratings import format_card, format_models, model_json, models_markdown, rated_models
+
+    cards = shipped_cards()
+    if args.name is not None:
+        if args.markdown:
+            raise ParameterError("--markdown lists every model (docs/models.md): give no NAME")
+        cards = [card for card in cards if card.name == args.name]
+        if not cards:
+            raise ParameterError(f"no shipped model {args.name!r}; shipped: {', '.join(specs.shipped_models())}")
+    models = rated_models(cards)
+    if args.json:
+        print(json.dumps([model_json(model) for model in models], indent=1))
+    elif args.markdown:
+        print(models_markdown(models), end="")
+    else:
+        print(format_card(models[0]) if args.name is not None else format_models(models))
 
 
 def match_command(args: argparse.Namespace) -> None:
@@ -245,28 +267,40 @@ def save_games(directory: Path, logs: dict[str, GameLog]) -> None:
 
 
 def ladder_command(args: argparse.Namespace) -> None:
-    from dice_envs.arena.ladder import build_ladder, extend_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
-    from dice_envs.arena.tournament import Pairing, entrant_from_spec
+    from dice_envs.arena.ladder import Table, build_ladder, extend_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
+    from dice_envs.arena.optimality import absolute_yardsticks
+    from dice_envs.arena.tournament import entrant_from_spec
 
-    def report(pairing: Pairing) -> None:
-        print(f"  played {' vs '.join(pairing.labels)}", file=sys.stderr)
+    def report(table: Table) -> None:
+        print(f"  played {', '.join(table.labels)}", file=sys.stderr)
 
+    duplicate_deals = args.deals == "duplicate"
     if args.leaderboard:
-        if args.env or args.agent or args.rebuild or args.extend:
-            raise ParameterError("--leaderboard takes no game, agent, --rebuild or --extend")
+        if args.env or args.agent or args.rebuild or args.extend or args.players:
+            raise ParameterError("--leaderboard takes no game, agent, --players, --rebuild or --extend")
         print(leaderboard_markdown(), end="")
     elif args.env is None:
         raise ParameterError("name a game: dice-envs ladder GAME AGENT (or --leaderboard)")
     elif args.rebuild or args.extend:
         if args.agent or (args.rebuild and args.extend):
             raise ParameterError("--rebuild and --extend play the rungs' own games: give one of them and no agent")
-        stored = extend_ladder(args.env, on_pairing=report) if args.extend else build_ladder(args.env, args.seed, args.workers, on_pairing=report)
+        if args.extend:
+            stored = extend_ladder(args.env, on_table=report, players=args.players)
+        else:
+            stored = build_ladder(args.env, args.seed, args.workers, on_table=report, players=args.players, duplicate_deals=duplicate_deals)
         print(f"saved {save_ladder(stored)}")
     elif args.agent is None:
         raise ParameterError(f"name the agent to rate: dice-envs ladder {args.env} AGENT")
     else:
-        entrant = entrant_from_spec(args.env, args.agent)
-        print(format_rating(rate_agent(args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_pairing=report)))
+        spec = args.agent if args.time_per_move is None else specs.timed_spec(args.agent, args.time_per_move)
+        entrant = entrant_from_spec(args.env, spec)
+        rating = rate_agent(
+            args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_table=report, players=args.players, duplicate_deals=duplicate_deals
+        )
+        print(format_rating(rating))
+        yardsticks = absolute_yardsticks(args.env, entrant, args.seed, args.yardstick_turns, players=rating.players) if args.yardstick_turns else None
+        if yardsticks is not None:
+            print("\n".join(["", *yardsticks.lines()]))
 
 
 def play_command(args: argparse.Namespace) -> None:
@@ -462,6 +496,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("list", help="environments, their parameters and agents").set_defaults(run=list_command)
 
+    models = commands.add_parser("models", help="the shipped models: their cards and their ratings on the stored ladders")
+    models.add_argument("name", nargs="?", metavar="NAME", help="one shipped model (model:NAME): its whole card and ratings")
+    output = models.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="as JSON: each card's fields with its ladder_ratings")
+    output.add_argument("--markdown", action="store_true", help="every model as a Markdown table (docs/models.md)")
+    models.set_defaults(run=models_command)
+
     train = commands.add_parser("train", help="train an agent from a config, evaluate it, save a run directory")
     train.add_argument("--config", help="a shipped config as GAME/NAME, e.g. dino_hunt/ppo (a wrong name lists them), or a YAML file's path")
     train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its last checkpoint")
@@ -519,6 +560,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="play only the games of rungs added since the stored round robin, with its seed and workers, and store it (maintainers)",
     )  # fmt: skip
     ladder.add_argument("--leaderboard", action="store_true", help="every rung's rating per game, as Markdown (docs/leaderboard.md)")
+    ladder.add_argument("--players", type=whole_number(2), help="the player count (default: the ladder's first; each count has its own stored games)")
+    ladder.add_argument(
+        "--deals", choices=("duplicate", "single"), default="duplicate",
+        help="duplicate (default): each seed played in every seat rotation; single: a seed per game",
+    )  # fmt: skip
+    ladder.add_argument(
+        "--yardstick-turns", type=whole_number(0), default=YARDSTICK_TURNS, metavar="N",
+        help=f"Dino Hunt and Dalek Dice: single turns that measure the agent's points per turn against the exact optimum, "
+        f"and in 2-player Dino Hunt its exact win regret (default {YARDSTICK_TURNS}; 0: neither)",
+    )  # fmt: skip
+    ladder.add_argument(
+        "--time-per-move", type=float, metavar="MS",
+        help="hold a search agent (mcts:...) to MS milliseconds of thinking a decision (its seconds budget, in place of simulations)",
+    )  # fmt: skip
     ladder.set_defaults(run=ladder_command)
 
     play = commands.add_parser("play", help="play a game in the terminal against agents")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import dice_envs
-from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, make_agent
+from dice_envs.agents import SCRIPTED_AGENTS, agent_classes, make_agent, specs
 from dice_envs.arena.play import format_standings, parse_params, play_match
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
@@ -79,3 +79,29 @@ def test_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no agent 'expert'" in capsys.readouterr().err
     main(["demo", "--games", "3"])
     assert capsys.readouterr().out.count("win rate") == 3 * len(dice_envs.list_envs())
+
+
+@pytest.mark.parametrize(
+    "spec, timed",
+    [
+        ("mcts", "mcts:seconds=0.005"),
+        ("mcts:simulations=100,rollout=cup_counter", "mcts:rollout=cup_counter,seconds=0.005"),
+        ("mcts:seconds=3,exploration=0.5", "mcts:exploration=0.5,seconds=0.005"),
+    ],
+)
+def test_a_time_per_move_replaces_a_searchs_budget(spec: str, timed: str) -> None:
+    assert specs.timed_spec(spec, 5) == timed
+
+
+@pytest.mark.parametrize(
+    "spec, milliseconds, message",
+    [
+        ("cup_counter", 5, "'cup_counter' is not one"),
+        ("mcts", 0, "must be positive"),
+        ("mcts", 4_000_000, "at most 3600000 ms"),
+        ("mcts:model=dino_hunt_ppo,gumbel=4", 5, "gumbel needs a budget in simulations"),
+    ],
+)
+def test_a_time_per_move_for_what_cannot_keep_it_is_one_line(spec: str, milliseconds: float, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        specs.timed_spec(spec, milliseconds)

@@ -44,14 +44,14 @@ def test_the_readme_ladder_example_rates_a_policy_from_another_library(monkeypat
     """The README's example, run as written against a small stored ladder (a few games)."""
     from dice_envs.arena import ladder
 
-    monkeypatch.setitem(ladder.LADDERS, "dice_age_v1", ladder.Ladder("dice_age_v1", ("random", "best_prey"), games=6, agent_games=6))
+    monkeypatch.setitem(ladder.LADDERS, "dice_age_v1", ladder.Ladder("dice_age_v1", ("random", "best_prey"), games=6, agent_games=6, players=(2,)))
     monkeypatch.setattr(ladder, "STORE", tmp_path)
     ladder.save_ladder(ladder.build_ladder("dice_age_v1"))
     readme = (ROOT / "README.md").read_text()
     example = readme.split("## Strength ladder", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     printed: list[str] = []
     exec(compile(example.replace("games=40", "games=4"), "README.md", "exec"), {"print": printed.append, "__name__": "readme"})
-    assert printed[0].startswith("dice_age_v1: torch_policy is rated ")
+    assert printed[0].startswith("dice_age_v1, 2 players: torch_policy is rated ")
     assert "best_prey" in printed[0]
 
 

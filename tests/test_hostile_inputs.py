@@ -3,7 +3,7 @@ line naming the file and the field, never a traceback, or accepted only when wha
 
     python -m pytest -q -p no:cacheprovider tests/test_hostile_inputs.py -v   # one test per input
 
-Two surfaces: a stored ladder (``dice_envs/arena/ladders/dino_hunt_v0.json``, read by
+Two surfaces: a stored ladder (``dice_envs/arena/ladders/dino_hunt_v0-2p.json``, read by
 ``load_ladder``) and a game log (read by ``dice-envs replay --from-log``).  A corruption is a
 change to the file's JSON data, or the file's whole text.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from dice_envs.arena.ladder import STORE, load_ladder
+from dice_envs.arena.ladder import STORE, load_ladder, stored_path
 from dice_envs.arena.recording import play_logged_game
 from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
@@ -57,8 +57,9 @@ def written(text: str) -> Corruption:
 
 # ----------------------------------------------------------------- stored ladder
 LADDER = "dino_hunt_v0"
+PLAYERS = 2
 GAMES = 200
-"""The Dino Hunt ladder's games per pairing."""
+"""The Dino Hunt ladder's games per table."""
 
 
 def fingerprinted(value: Any) -> Corruption:
@@ -71,11 +72,20 @@ def fingerprinted(value: Any) -> Corruption:
     return corrupt
 
 
-def first_pairing_swapped(data: Data) -> Data:
-    pairing = data["pairings"][0]
-    pairing["agents"].reverse()
-    pairing["standings"].reverse()
-    pairing["first_beat_second"], pairing["second_beat_first"] = pairing["second_beat_first"], pairing["first_beat_second"]
+def first_table_swapped(data: Data) -> Data:
+    """The first table's two seats listed the other way round: the same games."""
+    table = data["tables"][0]
+    table["agents"].reverse()
+    table["standings"].reverse()
+    table["finishes"] = {key.translate(str.maketrans("01", "10")): count for key, count in table["finishes"].items()}
+    return data
+
+
+def finishes_moved(data: Data) -> Data:
+    """Ten of the first table's wins of seat 1 given to seat 0, its standings unchanged."""
+    finishes = data["tables"][0]["finishes"]
+    finishes["0>1"] += 10
+    finishes["1>0"] -= 10
     return data
 
 
@@ -86,13 +96,19 @@ LADDER_CORRUPTIONS: dict[str, tuple[Corruption, str]] = {
     "a list": (written("[]"), "cannot be read"),
     "nested 100,000 deep": (written(NESTED), "cannot be read"),
     "unknown field": (lambda data: {**data, "comment": "hi"}, "unknown field(s) comment"),
-    **{f"no {key}": (dropped(key), f"KeyError: '{key}'") for key in ("labels", "seed", "workers", "model_sha256", "pairings")},
+    **{
+        f"no {key}": (dropped(key), f"KeyError: '{key}'")
+        for key in ("labels", "seed", "workers", "duplicate_deals", "model_sha256", "reference_cpu_s", "ms_per_decision", "tables")
+    },
     "no env": (dropped("env"), "KeyError: 'env'"),
+    "no players": (dropped("players"), "KeyError: 'players'"),
     # what was played
-    "other env": (changed("env", "dalek_dice_v0"), "other rungs or game counts"),
-    "games per pairing a string": (changed("games_per_pairing", "200"), "other rungs or game counts"),
-    "games per pairing a float": (changed("games_per_pairing", 200.0), "other rungs or game counts"),
-    "rungs reordered": (lambda data: {**data, "rungs": data["rungs"][::-1]}, "other rungs or game counts"),
+    "other env": (changed("env", "dalek_dice_v0"), "other rungs, player counts or game counts"),
+    "other players": (changed("players", 3), "other rungs, player counts or game counts"),
+    "players a string": (changed("players", "2"), "other rungs, player counts or game counts"),
+    "games per table a string": (changed("games_per_table", "200"), "other rungs, player counts or game counts"),
+    "games per table a float": (changed("games_per_table", 200.0), "other rungs, player counts or game counts"),
+    "rungs reordered": (lambda data: {**data, "rungs": data["rungs"][::-1]}, "other rungs, player counts or game counts"),
     "labels reordered": (lambda data: {**data, "labels": data["labels"][::-1]}, "labels must be the rungs' labels"),
     "labels a string": (changed("labels", "random"), "labels must be the rungs' labels"),
     "seed a string": (changed("seed", "0"), "seed must be a whole number"),
@@ -103,49 +119,66 @@ LADDER_CORRUPTIONS: dict[str, tuple[Corruption, str]] = {
     "seed NaN": (changed("seed", math.nan), "seed must be a whole number"),
     "workers 0": (changed("workers", 0), "workers must be a whole number"),
     "workers past the games": (changed("workers", GAMES + 1), "workers must be a whole number"),
+    "duplicate deals a string": (changed("duplicate_deals", "no"), "duplicate_deals must be true or false"),
+    "duplicate deals a number": (changed("duplicate_deals", 0), "duplicate_deals must be true or false"),
     "model_sha256 a list": (changed("model_sha256", []), "model_sha256 must map each model rung"),
     "model_sha256 not hex": (fingerprinted("x" * 64), "model_sha256 must map each model rung"),
     "model_sha256 a rung short": (lambda data: {**data, "model_sha256": dict(list(data["model_sha256"].items())[1:])}, "model_sha256 must map"),
     "model_sha256 another model's": (fingerprinted("0" * 64), "other versions of model:dino_hunt_ppo"),
     "model_sha256 a number": (fingerprinted(7), "model_sha256 must map each model rung"),
-    # the pairings
-    "pairings an object": (changed("pairings", {}), "pairings must be a list"),
-    "a pairing missing": (lambda data: {**data, "pairings": data["pairings"][1:]}, "does not hold one pairing for every two rungs"),
-    "a pairing twice": (lambda data: {**data, "pairings": [data["pairings"][0], *data["pairings"][:-1]]}, "does not hold one pairing"),
-    "a pairing a string": (changed("pairings.0", "random beat nobody"), "pairings[0] must be an object"),
-    "a pairing's unknown field": (changed("pairings.0.note", 1), "pairings[0] must be an object with exactly"),
-    "agents not labels": (changed("pairings.0.agents", ["random", "nobody"]), "pairings[0].agents must be two of the labels"),
-    "agents the same": (changed("pairings.0.agents", ["random", "random"]), "pairings[0].agents must be two of the labels"),
-    "NaN win count": (changed("pairings.0.first_beat_second", math.nan), "pairings[0].first_beat_second must be a whole number"),
-    "100,000 wins": (changed("pairings.0.second_beat_first", 100_000), "pairings[0].second_beat_first must be a whole number from 0 to 200"),
-    "negative wins": (changed("pairings.0.first_beat_second", -1), "pairings[0].first_beat_second must be a whole number"),
-    "a count a string": (changed("pairings.0.shared", "0"), "pairings[0].shared must be a whole number"),
-    "a count a float": (changed("pairings.0.first_beat_second", 30.5), "pairings[0].first_beat_second must be a whole number"),
-    "head to head past the games": (changed("pairings.0.first_beat_second", 100), "add up to more than its 200 finished games"),
-    "head to head past the wins": (changed("pairings.1.standings.0.wins", 10), "head-to-head counts exceed its standings' wins"),
-    "one standing": (lambda data: changed("pairings.0.standings", data["pairings"][0]["standings"][:1])(data), "must be a list of two standings"),
-    "a standing for another agent": (changed("pairings.0.standings.1.agent", "cup_counter"), "pairings[0].standings[1].agent must be 'two_footprints'"),
-    "a standing of other games": (changed("pairings.0.standings.0.games", GAMES - 1), "pairings[0].standings[0].games must be"),
-    "standing wins NaN": (changed("pairings.0.standings.1.wins", math.nan), "pairings[0].standings[1].wins must be a whole number"),
-    "standing wins 100,000": (changed("pairings.0.standings.1.wins", 100_000), "pairings[0].standings[1].wins must be a whole number"),
-    "standing wins past the games": (changed("pairings.0.standings.1.shared_wins", 100), "wins, shared_wins and unfinished add up to more"),
-    "unfinished told apart": (changed("pairings.0.standings.0.unfinished", 1), "count 1 and 0 unfinished games"),
-    "total score NaN": (changed("pairings.0.standings.0.total_score", math.nan), "pairings[0].standings[0].total_score must be a finite number"),
-    "total score infinite": (changed("pairings.0.standings.0.total_score", math.inf), "total_score must be a finite number"),
-    "total score a string": (changed("pairings.0.standings.0.total_score", "2614"), "total_score must be a finite number"),
-    "a standing missing a field": (lambda data: changed("pairings.0.standings.0", {"agent": "random"})(data), "must be an object with exactly"),
+    # the machine and the times
+    "reference time negative": (changed("reference_cpu_s", -1.0), "reference_cpu_s must be a number from 0"),
+    "reference time NaN": (changed("reference_cpu_s", math.nan), "reference_cpu_s must be a number from 0"),
+    "reference time a string": (changed("reference_cpu_s", "1.0"), "reference_cpu_s must be a number from 0"),
+    "times a list": (changed("ms_per_decision", []), "ms_per_decision must map rung labels"),
+    "times of no rung": (changed("ms_per_decision", {"nobody": {"mean": 1.0, "p95": 2.0}}), "ms_per_decision must map rung labels"),
+    "a time infinite": (changed("ms_per_decision", {"random": {"mean": math.inf, "p95": 2.0}}), "ms_per_decision['random'].mean must be a number"),
+    "a time negative": (changed("ms_per_decision", {"random": {"mean": 1.0, "p95": -2.0}}), "ms_per_decision['random'].p95 must be a number"),
+    "a time's unknown field": (changed("ms_per_decision", {"random": {"mean": 1.0, "p95": 2.0, "max": 3.0}}), "must be an object with exactly mean, p95"),
+    # the tables
+    "tables an object": (changed("tables", {}), "tables must be a list"),
+    "a table missing": (lambda data: {**data, "tables": data["tables"][1:]}, "does not hold the tables of its round robin"),
+    "a table twice": (lambda data: {**data, "tables": [data["tables"][0], *data["tables"][:-1]]}, "does not hold the tables of its round robin"),
+    "a table a string": (changed("tables.0", "random beat nobody"), "tables[0] must be an object"),
+    "a table's unknown field": (changed("tables.0.note", 1), "tables[0] must be an object with exactly"),
+    "agents not labels": (changed("tables.0.agents", ["random", "nobody"]), "tables[0].agents must be 2 different labels"),
+    "agents the same": (changed("tables.0.agents", ["random", "random"]), "tables[0].agents must be 2 different labels"),
+    "agents three": (changed("tables.0.agents", ["random", "two_footprints", "cup_counter"]), "tables[0].agents must be 2 different labels"),
+    "finishes a list": (changed("tables.0.finishes", []), "tables[0].finishes must map finishes to counts"),
+    "a finish not one": (changed("tables.0.finishes", {"0>>1": 200}), "is no finish"),
+    "a finish of a seat twice": (changed("tables.0.finishes", {"0>0": 200}), "must place each of positions 0 to 1 once"),
+    "a finish of no such seat": (changed("tables.0.finishes", {"0>2": 200}), "must place each of positions 0 to 1 once"),
+    "a finish count NaN": (changed("tables.0.finishes.0>1", math.nan), "tables[0].finishes['0>1'] must be a whole number"),
+    "a finish count 100,000": (changed("tables.0.finishes.1>0", 100_000), "tables[0].finishes['1>0'] must be a whole number from 1 to 200"),
+    "a finish count zero": (changed("tables.0.finishes.0>1", 0), "tables[0].finishes['0>1'] must be a whole number from 1"),
+    "a finish count a string": (changed("tables.0.finishes.0>1", "30"), "must be a whole number"),
+    "a finish count a float": (changed("tables.0.finishes.0>1", 30.5), "must be a whole number"),
+    "finishes past the games": (changed("tables.0.finishes.0>1", 100), "its finishes count 270 games, not its 200 finished ones"),
+    "finishes not the wins": (finishes_moved, "random's wins (30, 0 shared) are not its first places in the finishes"),
+    "one standing": (lambda data: changed("tables.0.standings", data["tables"][0]["standings"][:1])(data), "must be a list of 2 standings"),
+    "a standing for another agent": (changed("tables.0.standings.1.agent", "cup_counter"), "tables[0].standings[1].agent must be 'two_footprints'"),
+    "a standing of other games": (changed("tables.0.standings.0.games", GAMES - 1), "tables[0].standings[0].games must be"),
+    "standing wins NaN": (changed("tables.0.standings.1.wins", math.nan), "tables[0].standings[1].wins must be a whole number"),
+    "standing wins 100,000": (changed("tables.0.standings.1.wins", 100_000), "tables[0].standings[1].wins must be a whole number"),
+    "standing wins past the games": (changed("tables.0.standings.1.shared_wins", 100), "wins, shared_wins and unfinished add up to more"),
+    "unfinished told apart": (changed("tables.0.standings.0.unfinished", 1), "count different numbers of unfinished games"),
+    "total score NaN": (changed("tables.0.standings.0.total_score", math.nan), "tables[0].standings[0].total_score must be a finite number"),
+    "total score infinite": (changed("tables.0.standings.0.total_score", math.inf), "total_score must be a finite number"),
+    "total score a string": (changed("tables.0.standings.0.total_score", "2614"), "total_score must be a finite number"),
+    "a standing missing a field": (lambda data: changed("tables.0.standings.0", {"agent": "random"})(data), "must be an object with exactly"),
 }
 VALID_LADDERS: dict[str, Corruption] = {
     "as stored": lambda data: data,
     "indented otherwise": lambda data: json.dumps(data, indent=4),
-    "a pairing seated the other way": first_pairing_swapped,
+    "a table seated the other way": first_table_swapped,
+    "times measured": changed("ms_per_decision", {"random": {"mean": 0.01, "p95": 0.02}}),
 }
 
 
 def stored_ladder(corrupt: Corruption, directory: Path) -> Path:
     """The stored Dino Hunt ladder, corrupted, as a file in ``directory``."""
-    hostile = corrupt(json.loads((STORE / f"{LADDER}.json").read_text()))
-    path = directory / f"{LADDER}.json"
+    hostile = corrupt(json.loads(stored_path(STORE, LADDER, PLAYERS).read_text()))
+    path = stored_path(directory, LADDER, PLAYERS)
     path.write_text(hostile if isinstance(hostile, str) else json.dumps(hostile))
     return path
 
@@ -158,7 +191,7 @@ def test_a_hostile_stored_ladder_is_refused_in_one_line(name: str, tmp_path: Pat
         load_ladder(LADDER, tmp_path)
     line = str(refused.value)
     assert "\n" not in line and str(path) in line and message in line, line
-    assert line.endswith(f"rebuild it with `dice-envs ladder {LADDER} --rebuild`")
+    assert line.endswith(f"rebuild it with `dice-envs ladder {LADDER} --rebuild --players {PLAYERS}`")
 
 
 @pytest.mark.parametrize("name", VALID_LADDERS)

@@ -8,16 +8,16 @@ import pytest
 import dice_envs
 from dice_envs.agents import make_agent
 from dice_envs.agents.base import Agent
-from dice_envs.arena.play import Decision, GameOutcome, play_games
+from dice_envs.arena.play import Decision, GameOutcome, deal_seed, play_games
 from dice_envs.core.engine import ParameterError
 
 
-def one_game_at_a_time(env: dice_envs.DiceGameEnv, agents: list[Agent], num_games: int, seed: int) -> list[GameOutcome]:
+def one_game_at_a_time(env: dice_envs.DiceGameEnv, agents: list[Agent], num_games: int, seed: int, duplicate_deals: bool = False) -> list[GameOutcome]:
     """The plain AEC loop through the environment, seats rotated as ``play_games`` rotates them."""
     outcomes = []
     n = len(agents)
     for number in range(num_games):
-        env.reset(seed=seed + number)
+        env.reset(seed=seed + (number // n if duplicate_deals else number))
         for agent in agents:
             agent.reset()
         for name in env.agent_iter():
@@ -48,6 +48,29 @@ def test_batched_games_are_the_games_of_the_environment(env_name: str, names: li
     expected = one_game_at_a_time(env, agents, games, seed=7)
     for batch_size in (1, 3, 64):
         assert play_games(env, agents, games, seed=7, batch_size=batch_size) == expected
+
+
+def test_duplicate_deals_play_each_seed_in_every_seat_rotation() -> None:
+    """Games 0..n-1 are one deal, each agent in each seat once; then the next seed."""
+    assert [deal_seed(7, number, 3, duplicate_deals=True) for number in range(7)] == [7, 7, 7, 8, 8, 8, 9]
+    assert [deal_seed(7, number, 3) for number in range(3)] == [7, 8, 9]
+    env = dice_envs.make("dice_age_v1", num_players=3)
+    agents = [make_agent("dice_age_v1", name, env, seed=i) for i, name in enumerate(["best_prey", "planner", "planner"])]
+    expected = one_game_at_a_time(env, agents, 7, seed=7, duplicate_deals=True)
+    for batch_size in (1, 4):
+        assert play_games(env, agents, 7, seed=7, batch_size=batch_size, duplicate_deals=True) == expected
+    assert expected != one_game_at_a_time(env, agents, 7, seed=7)
+
+
+def test_every_decision_is_timed_for_its_agent() -> None:
+    """``cpu_seconds``: one entry per decision of each lineup position, a batch's call shared out."""
+    env = dice_envs.make("dino_hunt_v0")
+    agents = [make_agent("dino_hunt_v0", "cup_counter", env, seed=0), make_agent("dino_hunt_v0", "random", env, seed=1)]
+    seen: list[Decision] = []
+    seconds: list[list[float]] = [[], []]
+    play_games(env, agents, 12, seed=0, batch_size=4, on_decision=seen.append, cpu_seconds=seconds)
+    assert [len(spent) for spent in seconds] == [sum(decision.position == position for decision in seen) for position in (0, 1)]
+    assert all(second >= 0 for spent in seconds for second in spent) and sum(seconds[0]) > 0
 
 
 class CountingRandom(Agent):

@@ -28,8 +28,8 @@ from dice_envs.agents.dalek_dice import DoctorOdds, ProtectHumans
 from dice_envs.agents.dice_age import BestPrey, Planner
 from dice_envs.agents.dino_hunt import CupCounter, TwoFootprints
 from dice_envs.agents.mammoth_hunters import Raider, Settler
+from dice_envs.agents.mcts import MAX_SECONDS, Evaluator, MCTSAgent, SearchOptions, is_search_spec, parse_options
 from dice_envs.agents.mcts import SPEC_NAME as MCTS_NAME
-from dice_envs.agents.mcts import Evaluator, MCTSAgent, SearchOptions, is_search_spec, parse_options
 from dice_envs.agents.solvers import DalekOptimalPoints, DinoHuntOptimalPoints, DinoHuntOptimalWin
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
@@ -104,6 +104,21 @@ def model_of(spec: str) -> Path | None:
         model = parse_options(spec).model
         return resolve_model(model) if model is not None else None
     return model_path(spec)
+
+
+def timed_spec(spec: str, milliseconds: float) -> str:
+    """The search ``spec`` held to ``milliseconds`` of thinking a decision (``--time-per-move``):
+    its ``seconds`` budget set in place of any ``simulations`` or ``seconds``; one line
+    refusing any other agent, whose time is its own."""
+    if not is_search_spec(spec):
+        raise ParameterError(f"--time-per-move holds a search (mcts:...) to a budget; {spec!r} is not one")
+    if not 0 < milliseconds <= 1000 * MAX_SECONDS:
+        raise ParameterError(f"--time-per-move must be positive and at most {1000 * MAX_SECONDS:.0f} ms, got {milliseconds:g}")
+    name, _, text = spec.partition(":")
+    kept = [pair for pair in filter(None, text.split(",")) if pair.partition("=")[0] not in ("simulations", "seconds")]
+    timed = f"{name}:{','.join([*kept, f'seconds={milliseconds / 1000:g}'])}"
+    parse_options(timed)  # one line if the search refuses a time budget (gumbel)
+    return timed
 
 
 def check_model_file(path: Path, read: bool = False) -> None:

@@ -36,8 +36,10 @@ Printed for each game:
 An ``--agent`` is a name for every game that has an agent by that name (``random``,
 ``cup_counter``, ...) or the search (``mcts:simulations=100``), ``ENV:NAME`` or ``ENV:mcts:...``
 for one game, or ``ENV:model:PATH`` for a trained model (needs the training extras).  From
-Python, ``points_per_turn`` and ``win_rate_vs_optimal`` take any ``agents.base.Agent`` factory,
-so trained agents plug in directly.
+Python, ``points_per_turn``, ``win_rate_vs_optimal`` and ``win_regret_vs_optimal`` take an agent
+spec, a ``dice_envs.arena.tournament.Entrant`` or any ``agents.base.Agent`` factory, so trained
+agents plug in directly; ``absolute_yardsticks`` gathers the figures ``dice-envs ladder`` prints
+under a rating in these games.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from dice_envs.agents.mcts import is_search_spec, parse_options
 from dice_envs.agents.solvers import dalek_dice, dino_hunt, dino_hunt_win
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, play_games, standings_from
 from dice_envs.arena.timing import timed_search
+from dice_envs.arena.tournament import Entrant
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.dino_hunt.actions import ROLL, STOP
@@ -70,6 +73,9 @@ Z95 = 1.959963984540054
 
 AgentFactory = Callable[[DiceGameEnv], Agent]
 """Builds an agent for an environment (e.g. ``lambda env: make_agent(name, ..., env)``)."""
+AgentSource = str | Entrant | AgentFactory
+"""An agent spec (``cup_counter``, ``model:NAME``, ``mcts:simulations=20``), an ``Entrant`` (built
+with the measure's seed, as the spec would be) or an ``AgentFactory``."""
 
 
 def optimal_points_per_turn(env_name: str) -> float:
@@ -96,10 +102,12 @@ def exact_points_per_turn(env_name: str, agent: Agent) -> float:
     raise ParameterError(f"no exact solver for {env_name}; solvable: {', '.join(GAMES)}")
 
 
-def _factory(env_name: str, agent: str | AgentFactory, seed: int) -> AgentFactory:
-    if not isinstance(agent, str):
-        return agent
-    return lambda env: make_agent(env_name, agent, env, seed=seed)
+def _factory(env_name: str, agent: AgentSource, seed: int) -> AgentFactory:
+    if isinstance(agent, str):
+        return lambda env: make_agent(env_name, agent, env, seed=seed)
+    if isinstance(agent, Entrant):
+        return lambda env: agent.build(env, seed)
+    return agent
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
@@ -112,7 +120,7 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
 
 def turn_points_sample(
     env_name: str,
-    agent: str | AgentFactory,
+    agent: AgentSource,
     turns: int,
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
@@ -149,7 +157,7 @@ def turn_points_sample(
 
 def points_per_turn(
     env_name: str,
-    agent: str | AgentFactory,
+    agent: AgentSource,
     turns: int,
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
@@ -174,7 +182,7 @@ class WinRate:
 
 
 def win_rate_vs_optimal(
-    agent: str | AgentFactory,
+    agent: AgentSource,
     games: int,
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
@@ -211,7 +219,7 @@ class WinRegret:
 
 
 def win_regret_vs_optimal(
-    agent: str | AgentFactory,
+    agent: AgentSource,
     games: int,
     seed: int = 0,
     env_kwargs: dict[str, Any] | None = None,
@@ -253,6 +261,90 @@ def win_regret_vs_optimal(
     first = judge.solution.first_player_value
     seat_values = [first if game % 2 == 0 else 1.0 - first for game in range(games)]  # play_games rotates seats
     return WinRegret(games, mean, low, high, float(np.mean(seat_values)) - mean)
+
+
+YARDSTICK_GAMES = GAMES
+"""The games whose ladder ratings come with absolute yardsticks: those with an exact solver."""
+YARDSTICK_TURNS = 10_000
+"""Single turns simulated for the points per turn: a 95% interval of about +-2% of the optimum
+for near-optimal play (less for cautious play)."""
+YARDSTICK_REGRET_GAMES = 400
+"""2-player Dino Hunt games for the win regret: about +-0.005 a game for a strong agent."""
+
+
+@dataclass(frozen=True)
+class Yardsticks:
+    """An agent measured against exact optimal play: a fixed scale beside the ladder's rating, which
+    only says how the agent fares against the rungs."""
+
+    env_name: str
+    seed: int
+    optimum: float
+    """Exact optimal expected points of one turn (``optimal_points_per_turn``)."""
+    turns: int
+    points: float
+    """The agent's simulated mean points per turn over ``turns`` single turns (``points_per_turn``)."""
+    points_low: float
+    points_high: float
+    win_regret: WinRegret | None
+    """Against ``optimal_win`` in 2-player Dino Hunt (``win_regret_vs_optimal``); ``None`` elsewhere."""
+
+    @property
+    def share(self) -> float:
+        """Points per turn as a share of the optimum (1 for optimal play)."""
+        return self.points / self.optimum
+
+    @property
+    def share_interval(self) -> tuple[float, float]:
+        """The share's 95% interval."""
+        return self.points_low / self.optimum, self.points_high / self.optimum
+
+    def lines(self) -> list[str]:
+        """The figures, one a line, to print under the rating."""
+        low, high = self.share_interval
+        lines = [
+            (
+                f"points per turn {self.points:.3f} [{self.points_low:.3f}, {self.points_high:.3f}] = {self.share:.1%} [{low:.1%}, {high:.1%}] "
+                f"of the exact optimum {self.optimum:.3f} (95%; {self.turns} single turns at scores 0, seeds {self.seed}..{self.seed + self.turns - 1})"
+            )
+        ]
+        regret = self.win_regret
+        if regret is not None:
+            lines.append(
+                f"win regret against optimal_win {regret.regret:.4f} [{regret.low:.4f}, {regret.high:.4f}] a game (0 for optimal play), "
+                f"so P(win) + P(shared)/2 = {regret.implied_value:.3f} [{regret.implied_low:.3f}, {regret.implied_high:.3f}] "
+                f"(95%; exact per decision, {regret.games} games, seats rotated, seeds {self.seed}..{self.seed + regret.games - 1})"
+            )
+        return lines
+
+
+def absolute_yardsticks(
+    env_name: str,
+    agent: AgentSource,
+    seed: int = 0,
+    turns: int = YARDSTICK_TURNS,
+    regret_games: int = YARDSTICK_REGRET_GAMES,
+    players: int = 2,
+) -> Yardsticks | None:
+    """``agent``'s points per turn against the exact optimum and, in 2-player Dino Hunt, its exact
+    win regret against ``optimal_win``; ``None`` outside ``YARDSTICK_GAMES``.
+
+    ``players`` is the player count rated: ``optimal_win`` is solved for two, so the regret is
+    measured at two only (``regret_games=0``: not at all).  The points are simulated, not
+    evaluated exactly (``exact_points_per_turn``), as that needs a deterministic agent and takes
+    up to a minute in Dalek Dice.
+
+    CPU at the defaults, measured in a fresh process (the solvers' tables included): 6 s for
+    ``cup_counter`` and 21 s for ``model:dino_hunt_ppo_win`` in Dino Hunt, 5 s for
+    ``protect_humans`` and 24 s for ``model:dalek_dice_ppo`` in Dalek Dice; a search costs its
+    simulations, ``mcts:simulations=20`` 2 minutes in Dino Hunt and about 15 in Dalek Dice (pass
+    fewer ``turns``).
+    """
+    if env_name not in YARDSTICK_GAMES:
+        return None
+    points, low, high = points_per_turn(env_name, agent, turns, seed)
+    regret = win_regret_vs_optimal(agent, regret_games, seed) if env_name == "dino_hunt_v0" and players == 2 and regret_games else None
+    return Yardsticks(env_name, seed, optimal_points_per_turn(env_name), turns, points, low, high, regret)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from threadpoolctl import threadpool_limits
 
 import dice_envs
 from dice_envs.agents.specs import LineupBuilder
-from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, lineup_at_seats, play_games
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, deal_seed, lineup_at_seats, play_games
 from dice_envs.arena.recording import logged_move
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog
@@ -61,6 +61,8 @@ class Part:
     """The spec of each lineup position, as ``play_logged_part``'s game logs name the players."""
     logged_games: int = 0
     """``play_logged_part`` logs the match's games ``0 .. logged_games - 1`` that fall in this part."""
+    duplicate_deals: bool = False
+    """Each seed dealt once per seat rotation (``dice_envs.arena.play.deal_seed``)."""
 
 
 PartsPlayer = Callable[[Sequence[Part], Callable[[Part], Any]], Iterator[Any]]
@@ -102,7 +104,9 @@ def play_logged_part(part: Part) -> tuple[list[GameOutcome], list[GameLog]]:
     num_players = env.game.num_players
     params = {"num_players": num_players, **dict(part.env_kwargs)}
     logs = {
-        number: GameLog(part.env_name, params, part.seed + number, [part.players[position] for position in lineup_at_seats(number, num_players)])
+        number: GameLog(
+            part.env_name, params, deal_seed(part.seed, number, num_players, part.duplicate_deals), [part.players[position] for position in lineup_at_seats(number, num_players)]
+        )
         for number in range(part.first_game, min(part.first_game + part.num_games, part.logged_games))
     }
 
@@ -113,8 +117,22 @@ def play_logged_part(part: Part) -> tuple[list[GameOutcome], list[GameLog]]:
             log.moves.append(logged_move(agent, decision.seat, decision.action, decision.observation, decision.action_mask))
 
     hook = record if logs else None  # no hook at all: most parts log nothing
-    outcomes = play_games(env, agents, part.num_games, part.seed, part.batch_size, on_decision=hook, first_game=part.first_game)
+    outcomes = play_games(
+        env, agents, part.num_games, part.seed, part.batch_size, on_decision=hook, first_game=part.first_game, duplicate_deals=part.duplicate_deals
+    )
     return outcomes, list(logs.values())
+
+
+def play_timed_part(part: Part) -> tuple[list[GameOutcome], list[list[float]]]:
+    """The part's outcomes, and the CPU seconds of each decision of each lineup position
+    (``play_games``' ``cpu_seconds``)."""
+    env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
+    agents = part.build(env, part_seed(part.number))
+    seconds: list[list[float]] = [[] for _ in agents]
+    outcomes = play_games(
+        env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game, duplicate_deals=part.duplicate_deals, cpu_seconds=seconds
+    )
+    return outcomes, seconds
 
 
 _PARTS: list[Part] = []

@@ -6,6 +6,7 @@ From the command line: ``dice-envs match dino_hunt_v0 cup_counter random --games
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from gymnasium.utils import seeding
 import dice_envs
 from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
+from dice_envs.arena.ratings import Finish, finish_of
 from dice_envs.core.aec import MAX_SEED, check_seed
 from dice_envs.core.engine import Game, ParameterError
 from dice_envs.core.state import GameState
@@ -57,6 +59,10 @@ class GameOutcome:
     winners: frozenset[int]
     scores: tuple[float, ...]
     finished: bool
+
+    def finish(self, labels: Sequence[str]) -> Finish | None:
+        """The players (``labels`` by lineup position) from first to last; ``None`` if unfinished."""
+        return finish_of(labels, self.winners, self.scores) if self.finished else None
 
 
 DEFAULT_BATCH_SIZE = 256
@@ -123,6 +129,8 @@ def play_games(
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_decision: DecisionHook | None = None,
     first_game: int = 0,
+    duplicate_deals: bool = False,
+    cpu_seconds: Sequence[list[float]] | None = None,
 ) -> list[GameOutcome]:
     """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as
     ``play_match``; the outcomes are in game order.
@@ -137,7 +145,10 @@ def play_games(
     table.  An illegal choice raises ``ValueError`` naming the agent and the game.  ``on_decision``
     sees every decision as it is made (e.g. to value an agent's choices exactly).  The games are
     numbered from ``first_game``, so a match split into parts (``dice_envs.arena.parallel``) deals and
-    seats each game as the whole match would.
+    seats each game as the whole match would.  With ``duplicate_deals`` each seed is dealt once per
+    seat rotation (``deal_seed``).  With ``cpu_seconds`` (a list per lineup position), each
+    decision's CPU seconds are appended to its agent's list: the process time of the agent's call,
+    shared equally by the decisions it made at once (a batch's decisions cost the same each).
     """
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
@@ -146,10 +157,10 @@ def play_games(
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ParameterError(f"batch_size must be a whole number of at least 1, got {batch_size!r}")
     check_seed(seed)
-    last_seed = seed + first_game + num_games - 1
-    if last_seed > MAX_SEED:
-        raise ParameterError(f"the games' seeds {seed + first_game}..{last_seed} run past 2**63 - 1, the largest seed")
     num_players = len(agents)
+    last_seed = deal_seed(seed, first_game + num_games - 1, num_players, duplicate_deals)
+    if last_seed > MAX_SEED:
+        raise ParameterError(f"the games' seeds {deal_seed(seed, first_game, num_players, duplicate_deals)}..{last_seed} run past 2**63 - 1, the largest seed")
     if num_players != env.game.num_players:
         raise ParameterError(f"{len(agents)} agents for {env.game.num_players} seats")
     game, encoder = env.game, env.encoder
@@ -160,7 +171,7 @@ def play_games(
     def deal(players: list[Agent]) -> _Table | None:
         """The next game, played by ``players``; ``None`` once every game has been dealt."""
         for number in games:
-            rng, _ = seeding.np_random(seed + number)  # as env.reset(seed=seed + number)
+            rng, _ = seeding.np_random(deal_seed(seed, number, num_players, duplicate_deals))  # as env.reset(seed=...)
             table = _Table(number, game.initial_state(rng), rng, lineup_at_seats(number, num_players), players)
             for player in players:
                 player.reset()
@@ -182,6 +193,7 @@ def play_games(
             masks = np.zeros((len(decisions), game.num_actions), dtype=np.int8)
             for row, actions in enumerate(legal):
                 masks[row, actions] = 1
+            started = time.process_time()
             if agents[position].remembers:
                 chosen = [
                     int(table.players[position].act_in([table.state], [seat], observations[row : row + 1], masks[row : row + 1])[0])
@@ -190,6 +202,8 @@ def play_games(
             else:
                 states, seats = [table.state for table, _ in decisions], [seat for _, seat in decisions]
                 chosen = agents[position].act_in(states, seats, observations, masks).tolist()
+            if cpu_seconds is not None:
+                cpu_seconds[position].extend([(time.process_time() - started) / len(decisions)] * len(decisions))
             for (table, seat), action, actions, obs, mask in zip(decisions, chosen, legal, observations, masks):
                 if action not in actions:
                     raise ValueError(
@@ -212,6 +226,14 @@ def play_games(
             still_playing.append(table)
         tables = still_playing
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def deal_seed(seed: int, number: int, num_players: int, duplicate_deals: bool = False) -> int:
+    """The seed game ``number`` of a match is dealt from: ``seed + number``, or with duplicate
+    deals ``seed + number // num_players``, so that each deal is played under every seat rotation
+    in turn (``lineup_at_seats``) and every agent meets it in every seat, which cancels much of
+    the deal's luck from a comparison."""
+    return seed + (number // num_players if duplicate_deals else number)
 
 
 def lineup_at_seats(number: int, num_players: int) -> list[int]:
@@ -244,6 +266,19 @@ def standings_from(outcomes: Sequence[GameOutcome], labels: Sequence[str]) -> li
                 else:
                     standing.shared_wins += 1
     return standings
+
+
+def summed_standings(labels: Sequence[str], standings: Sequence[Standing]) -> dict[str, Standing]:
+    """Each agent's results summed over ``standings`` (several matches' standings of the same agents)."""
+    totals = {label: Standing(label) for label in labels}
+    for standing in standings:
+        total = totals[standing.agent]
+        total.games += standing.games
+        total.wins += standing.wins
+        total.shared_wins += standing.shared_wins
+        total.unfinished += standing.unfinished
+        total.total_score += standing.total_score
+    return totals
 
 
 def numbered_labels(agent_names: Sequence[str]) -> list[str]:

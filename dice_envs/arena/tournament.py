@@ -10,18 +10,19 @@ default) the rest; only the two entrants are compared.
 
 Ratings: each game where one entrant of a pairing won and the other did not is a win for it;
 a win both shared is half a win each; a game neither won (a filler did) compares nothing.  A
-Bradley-Terry model is fitted to those counts (Hunter's MM algorithm, with one virtual drawn
-game per pairing so that a clean sweep stays finite) and put on the Elo scale, 400 points per
-factor 10 in odds, ``random`` at 0 when it plays (else the mean at 0): the scale of ``dice-envs
-ladder`` and ``docs/leaderboard.md`` too.
+Bradley-Terry model is fitted to those counts (``dice_envs.arena.ratings``: the Plackett-Luce
+fit of two-agent finishes, with one virtual drawn game per pair so that a clean sweep stays
+finite) and put on the Elo scale, 400 points per factor 10 in odds, ``random`` at 0 when it
+plays (else the mean at 0): the scale of ``dice-envs ladder`` and ``docs/leaderboard.md`` too,
+whose full tables need no filler (``dice_envs.arena.ladder``).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import math
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,13 +33,11 @@ from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
 from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.parallel import Part, PartsPlayer, play_logged_part, play_parts, split_games
-from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from
+from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, standings_from, summed_standings
+from dice_envs.arena.ratings import Finish, plackett_luce_elo
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.engine import ParameterError
 from dice_envs.game_log import GameLog
-
-ELO_ANCHOR = "random"
-VIRTUAL_DRAWS_PER_PAIRING = 1.0
 
 
 @dataclass(frozen=True)
@@ -162,7 +161,7 @@ def run_tournament(
         result.pairings.append(pairing)
         if on_pairing is not None:
             on_pairing(pairing)
-    result.standings = overall_standings(result.entrants, result.pairings)
+    result.standings = summed_standings(result.entrants, [standing for pairing in result.pairings for standing in (pairing.first, pairing.second)])
     result.elo = bradley_terry_elo(result.entrants, result.pairings)
     return result
 
@@ -199,45 +198,16 @@ def _pairing(outcomes: Sequence[GameOutcome], first: str, second: str, num_playe
     return pairing
 
 
-def overall_standings(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, Standing]:
-    """Each agent's results summed over all its pairings."""
-    totals = {label: Standing(label) for label in labels}
+def bradley_terry_elo(labels: Sequence[str], pairings: Sequence[Pairing]) -> dict[str, float]:
+    """Elo ratings from the pairings' head-to-head counts: the Plackett-Luce fit of two-agent
+    finishes, which is Bradley-Terry (``dice_envs.arena.ratings``)."""
+    finishes: Counter[Finish] = Counter()
     for pairing in pairings:
-        for standing in (pairing.first, pairing.second):
-            total = totals[standing.agent]
-            total.games += standing.games
-            total.wins += standing.wins
-            total.shared_wins += standing.shared_wins
-            total.unfinished += standing.unfinished
-            total.total_score += standing.total_score
-    return totals
-
-
-def bradley_terry_elo(labels: Sequence[str], pairings: Sequence[Pairing], iterations: int = 2000) -> dict[str, float]:
-    """Elo ratings from a Bradley-Terry fit to the pairings' head-to-head counts (see the module docstring)."""
-    index = {label: i for i, label in enumerate(labels)}
-    size = len(labels)
-    wins = [[0.0] * size for _ in range(size)]
-    for pairing in pairings:
-        i, j = (index[label] for label in pairing.labels)
-        half = (pairing.shared + VIRTUAL_DRAWS_PER_PAIRING) / 2
-        wins[i][j] += pairing.first_beat_second + half
-        wins[j][i] += pairing.second_beat_first + half
-    strength = [1.0] * size
-    for _ in range(iterations):
-        updated = []
-        for i in range(size):
-            denominator = sum((wins[i][j] + wins[j][i]) / (strength[i] + strength[j]) for j in range(size) if j != i)
-            updated.append(sum(wins[i]) / denominator if denominator else strength[i])
-        mean_log = sum(math.log(s) for s in updated) / size
-        updated = [s / math.exp(mean_log) for s in updated]
-        converged = max(abs(a - b) for a, b in zip(updated, strength)) < 1e-10
-        strength = updated
-        if converged:
-            break
-    elo = {label: 400 * math.log10(strength[index[label]]) for label in labels}
-    zero = elo[ELO_ANCHOR] if ELO_ANCHOR in elo else sum(elo.values()) / size
-    return {label: rating - zero for label, rating in elo.items()}
+        first, second = pairing.labels
+        finishes[((first,), (second,))] += pairing.first_beat_second
+        finishes[((second,), (first,))] += pairing.second_beat_first
+        finishes[((first, second),)] += pairing.shared
+    return plackett_luce_elo(labels, finishes)
 
 
 # ------------------------------------------------------------------- output

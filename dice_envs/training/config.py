@@ -641,12 +641,13 @@ def _validate_expert_iteration(config: TrainConfig, require: Any) -> None:
     require(
         not hp.ladder_games or _plays_ladder_game(config),
         f"{key}ladder_games",
-        "needs the game the ladder plays (its default players and parameters: env.kwargs of the environment only, or 0: no rating)",
+        "needs a game the ladder plays (a player count it stores, default parameters otherwise; or 0: no rating)",
     )
     require("self" not in config.opponents or not config.opponents["self"], "opponents.self", "is not an expert_iteration opponent (the search plays the learner; use snapshot)")
 
 
 def _plays_ladder_game(config: TrainConfig) -> bool:
-    """The config's game is the one its ladder rates on: the default players and parameters."""
+    """The config's game is one its ladder rates on: a stored player count, default parameters otherwise."""
     game = dice_envs.make(config.env.name, raw=True, **config.env.kwargs).game
-    return bool(game.params == dice_envs.make(config.env.name, raw=True).game.params)
+    players = game.num_players
+    return players in LADDERS[config.env.name].players and bool(game.params == dice_envs.make(config.env.name, raw=True, num_players=players).game.params)

@@ -49,3 +49,14 @@ def test_command_line_exact_mode(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "cup_counter      exact  2.450156 points per turn = 99.71% of optimal" in out
     assert "on the observations it meets in play" in out and "simulated" not in out
+
+
+def test_the_benchmark_script_is_the_command() -> None:
+    """``python benchmarks/optimality.py`` runs ``dice-envs optimality`` (it once imported a ``main`` that had moved)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "optimality.py"
+    done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "--regret-games" in done.stdout

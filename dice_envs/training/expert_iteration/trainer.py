@@ -182,13 +182,15 @@ class ExpertIterationTrainer(Trainer):
         last = self.state.num_timesteps >= self.config.total_timesteps
         if not hp.ladder_games or (generation % hp.ladder_interval and not last):
             return {}
-        rated = rate_agent(self.config.env.name, Entrant(f"generation {generation}", self.learner_agent), hp.ladder_games, self.config.seed, hp.workers)
+        rated = rate_agent(
+            self.config.env.name, Entrant(f"generation {generation}", self.learner_agent), hp.ladder_games, self.config.seed, hp.workers, players=self.config.num_players
+        )
         return {"rating": round(rated.rating, 1), "rating_ci95": [round(bound, 1) for bound in rated.interval]}
 
     def plot_ratings(self) -> None:
         rated = [record for record in self.generations if "rating" in record]
         if rated:
-            rungs = load_ladder(self.config.env.name).ratings()
+            rungs = load_ladder(self.config.env.name, players=self.config.num_players).ratings()
             plot_rating_curve(rated, self.paths.root / RATING_CURVE, self.config.name, {rung: rungs[rung] for rung in rungs if rung != "random"})
 
     # ------------------------------------------------------ the Trainer's hooks
