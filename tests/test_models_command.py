@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +16,6 @@ from dice_envs.cli import main
 from dice_envs.core.engine import ParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def each_stored_ladder_read_once() -> Iterator[None]:
-    """Loading a stored ladder builds its rungs, seconds in all: each is read once for these tests."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(model_ratings, "load_ladder", functools.cache(ladder.load_ladder))
-        yield
 
 
 def run_models(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -49,7 +39,7 @@ def test_json_gives_each_model_its_rungs_ratings_from_the_stored_ladders(capsys:
         assert model["ladder_errors"] == []
         rated = []
         for players in ladder.LADDERS[model["env"]].players:
-            stored = model_ratings.load_ladder(model["env"], players=players)  # read once (the fixture)
+            stored = ladder.load_ladder(model["env"], players=players)
             ratings = stored.ratings()
             using_it = [rung for rung in stored.rungs if re.search(rf"model[:=]{model['name']}(,|$)", rung)]
             rated += [{"env": model["env"], "players": players, "rung": rung, "rating": ratings[stored.labels[stored.rungs.index(rung)]]} for rung in using_it]

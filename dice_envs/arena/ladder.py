@@ -711,7 +711,7 @@ def format_rating(rating: LadderRating) -> str:
         (
             f"{rating.env_name}, {rating.players} players: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
             f"(Plackett-Luce on the Elo scale, random = 0; full tables, {deals}, seeds {rating.seed}..{last_seed}, "
-            f"{rating.workers} workers, batches of {rating.batch_size})"
+            f"{_workers(rating.workers)}, batches of {rating.batch_size})"
         ),
         _budget_line(rating),
         "",
@@ -727,6 +727,10 @@ def format_rating(rating: LadderRating) -> str:
     if rating.players > 2:
         lines.append("(rating: the mean of the table's rungs)")
     return "\n".join(lines)
+
+
+def _workers(count: int) -> str:
+    return f"{count} worker" if count == 1 else f"{count} workers"
 
 
 def _table_rating(rating: LadderRating, table: Table) -> float:
@@ -786,7 +790,7 @@ def _leaderboard_section(stored: StoredLadder) -> list[str]:
         "",
         (
             f"{len(stored.labels)} rungs at {len(stored.tables)} tables of {stored.players}, {games} games a table, {deals}, seed {stored.seed}, "
-            f"played on {stored.workers} workers{reference}."
+            f"played on {_workers(stored.workers)}{reference}."
         ),
         "",
         "| rank | agent | rating | win rate over all its games | games | CPU ms per decision |",
