@@ -57,12 +57,11 @@ import numpy as np
 
 import dice_envs
 from dice_envs.agents import specs
-from dice_envs.agents.base import Agent
 from dice_envs.arena.parallel import Part, play_parts, play_timed_part, split_games
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, GameOutcome, Standing, numbered_labels, play_games, standings_from, summed_standings
 from dice_envs.arena.ratings import Finish, plackett_luce_elo
-from dice_envs.arena.tournament import Entrant, entrant_from_spec
-from dice_envs.core.aec import MAX_SEED, DiceGameEnv
+from dice_envs.arena.tournament import Entrant, entrant_from_spec, seated
+from dice_envs.core.aec import MAX_SEED
 from dice_envs.core.engine import ParameterError
 
 STORE = Path(str(resources.files("dice_envs.arena").joinpath("ladders")))
@@ -100,7 +99,7 @@ LADDERS: dict[str, Ladder] = {
              "model:dino_hunt_ppo", "model:dino_hunt_ppo_turn", "model:dino_hunt_ppo_win"),
             games=200,
             agent_games=400,
-            players=(2,),
+            players=(2, 4),
         ),
         Ladder(
             "dalek_dice_v0",
@@ -108,7 +107,7 @@ LADDERS: dict[str, Ladder] = {
              "model:dalek_dice_ppo", "model:dalek_dice_ppo_turn"),
             games=100,
             agent_games=300,
-            players=(2,),
+            players=(2, 4, 6),
         ),
         Ladder(
             "dice_age_v1",
@@ -121,7 +120,7 @@ LADDERS: dict[str, Ladder] = {
         Ladder(
             "age_of_craft_v1",
             ("random", "builder", "trader", "mcts:simulations=20", "mcts:simulations=20,model=age_of_craft_ppo",
-             "model:age_of_craft_ppo"),
+             "model:age_of_craft_ppo", "model:age_of_craft_expert"),
             games=100,
             agent_games=100,
             players=(2,),
@@ -240,7 +239,7 @@ def play_tables(
     players = len(lineups[0])
     runs = split_games(games, workers)
     parts = [
-        Part(env_name, _lineup(lineup, seed), first, count, number, seed, batch_size, {"num_players": players},
+        Part(env_name, seated(lineup, seed), first, count, number, seed, batch_size, {"num_players": players},
              players=[entrant.spec or entrant.label for entrant in lineup], duplicate_deals=duplicate_deals)
         for lineup in lineups
         for number, (first, count) in enumerate(runs)
@@ -262,13 +261,6 @@ def play_tables(
         if on_table is not None:
             on_table(table)
     return tables
-
-
-def _lineup(entrants: Sequence[Entrant], seed: int) -> Callable[[DiceGameEnv, int], list[Agent]]:
-    def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-        return [entrant.build(env, seed * 1000 + seed_offset + position) for position, entrant in enumerate(entrants)]
-
-    return build
 
 
 def cpu_milliseconds(seconds: Sequence[float]) -> tuple[float, float] | None:
@@ -789,7 +781,8 @@ def _leaderboard_section(stored: StoredLadder) -> list[str]:
         f"## {stored.ladder.env_name}, {stored.players} players",
         "",
         (
-            f"{len(stored.labels)} rungs at {len(stored.tables)} tables of {stored.players}, {games} games a table, {deals}, seed {stored.seed}, "
+            f"{len(stored.labels)} rungs at {len(stored.tables)} table{'s' if len(stored.tables) != 1 else ''} of {stored.players}, "
+            f"{games} games a table, {deals}, seed {stored.seed}, "
             f"played on {_workers(stored.workers)}{reference}."
         ),
         "",

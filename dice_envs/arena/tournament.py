@@ -174,11 +174,20 @@ def _file_name(name: str) -> str:
 
 def _lineup(env_name: str, first: Entrant, second: Entrant, filler: str, seed: int) -> LineupBuilder:
     """The two entrants in the first two seats, ``filler`` agents in the rest."""
+    filling = Entrant(filler, lambda env, agent_seed: specs.build(env_name, filler, env, seed=agent_seed), filler)
 
     def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
-        base = seed * 1000 + seed_offset
-        agents = [first.build(env, base), second.build(env, base + 1)]
-        return agents + [specs.build(env_name, filler, env, seed=base + seat) for seat in range(2, env.game.num_players)]
+        return list(seated([first, second, *[filling] * (env.game.num_players - 2)], seed)(env, seed_offset))
+
+    return build
+
+
+def seated(entrants: Sequence[Entrant], seed: int) -> LineupBuilder:
+    """The entrants in lineup order, the one at position ``p`` seeded ``seed * 1000 + p`` plus the
+    part's offset (``dice_envs.arena.parallel.part_seed``)."""
+
+    def build(env: DiceGameEnv, seed_offset: int) -> list[Agent]:
+        return [entrant.build(env, seed * 1000 + seed_offset + position) for position, entrant in enumerate(entrants)]
 
     return build
 

@@ -446,19 +446,23 @@ def test_a_dice_age_round_end_is_a_step_of_its_own_with_the_points_scored(client
 def test_a_thinking_agent_holds_up_neither_its_own_page_nor_another_game(monkeypatch: pytest.MonkeyPatch) -> None:
     # seed 0's first roll leaves player_0 a choice to think over (about 1 seed in 50 busts it at once)
     monkeypatch.setattr("dice_envs.web.sessions.secrets.randbelow", lambda limit: 0)
-    slow = "mcts:seconds=6"
+    slow = "mcts:seconds=10"  # requests crawl while a search runs in the process: ten moves took 4.5 s here
     client = TestClient(create_app(AgentCatalogue([slow, "random"], [DINO])), base_url=LOCAL)
     response = client.post("/api/games", json={"game": DINO, "seat": 1, "opponents": [slow]})
     assert response.status_code == 201
     thinking = response.json()
     headers = {"X-Game-Token": thinking.pop("token")}
-    assert thinking["thinking"]["player"] == "player_0 (mcts:seconds=6)" and thinking["thinking"]["seconds"] < 1 and thinking["legal"] == []
+    assert thinking["thinking"]["player"] == f"player_0 ({slow})" and thinking["thinking"]["seconds"] < 1 and thinking["legal"] == []
     looked = show(client, (thinking, headers))
     assert looked["thinking"]["seat"] == 0 and looked["to_move"] == 0, "a reload mid-thinking sees the game, and who thinks"
     refused(client.post(f"/api/games/{thinking['id']}/move", json={"action": 0}, headers=headers), 409, "player_0's turn")
-    other = start(client)
-    play_out(client, other, random.Random(3))
-    # a whole game played while the search still thinks over its first choice: no waiting on it
+    other, rng = start(client), random.Random(3)
+    for _ in range(10):  # moves of another game, its random agent answering each, while the search thinks
+        view, other_headers = other
+        response = client.post(f"/api/games/{view['id']}/move", json={"action": rng.choice(view["legal"])["action"]}, headers=other_headers)
+        other = settled(client, response.json(), other_headers), other_headers
+        if other[0]["over"]:
+            break
     assert show(client, (thinking, headers))["thinking"]["seat"] == 0, "another game's random agents do not wait on the search"
     assert client.delete(f"/api/games/{thinking['id']}", headers=headers).status_code == 204
 
