@@ -274,7 +274,11 @@ def ladder_command(args: argparse.Namespace) -> None:
     def report(table: Table) -> None:
         print(f"  played {', '.join(table.labels)}", file=sys.stderr)
 
-    duplicate_deals = args.deals == "duplicate"
+    duplicate_deals = args.deals != "single"
+    if args.time_per_move is not None and (args.leaderboard or args.rebuild or args.extend):
+        raise ParameterError("--time-per-move holds the agent being rated to a budget: the rungs keep theirs")
+    if args.extend and args.deals is not None:
+        raise ParameterError("--extend plays the new rungs' games as the stored ones were dealt: give no --deals")
     if args.leaderboard:
         if args.env or args.agent or args.rebuild or args.extend or args.players:
             raise ParameterError("--leaderboard takes no game, agent, --players, --rebuild or --extend")
@@ -562,7 +566,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--leaderboard", action="store_true", help="every rung's rating per game, as Markdown (docs/leaderboard.md)")
     ladder.add_argument("--players", type=whole_number(2), help="the player count (default: the ladder's first; each count has its own stored games)")
     ladder.add_argument(
-        "--deals", choices=("duplicate", "single"), default="duplicate",
+        "--deals", choices=("duplicate", "single"),
         help="duplicate (default): each seed played in every seat rotation; single: a seed per game",
     )  # fmt: skip
     ladder.add_argument(

@@ -191,6 +191,8 @@ def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatc
         (["ladder", "--leaderboard", "--players", "3"], "--leaderboard takes no game, agent, --players"),
         (["ladder", "dino_hunt_v0", "cup_counter", "--time-per-move", "5"], "--time-per-move holds a search (mcts:...) to a budget; 'cup_counter' is not one"),
         (["ladder", "dino_hunt_v0", "mcts", "--time-per-move", "0"], "--time-per-move must be positive"),
+        (["ladder", "dino_hunt_v0", "--rebuild", "--time-per-move", "5"], "--time-per-move holds the agent being rated to a budget"),
+        (["ladder", "dino_hunt_v0", "--extend", "--deals", "single"], "--extend plays the new rungs' games as the stored ones were dealt"),
     ],
 )
 def test_bad_ladder_commands_are_one_clear_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
