@@ -57,7 +57,7 @@ def test_one_model_is_its_whole_card_and_its_ratings(capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["no_such_model"], "no shipped model 'no_such_model'; shipped: age_of_craft_ppo,"),
+        (["no_such_model"], "no shipped model 'no_such_model'; shipped: age_of_craft_expert, age_of_craft_ppo,"),
         (["dino_hunt_ppo", "--markdown"], "--markdown lists every model"),
     ],
 )
