@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from threadpoolctl import threadpool_limits
 
 import dice_envs
+from dice_envs.agents.base import Agent
 from dice_envs.agents.specs import LineupBuilder
 from dice_envs.arena.play import DEFAULT_BATCH_SIZE, Decision, GameOutcome, deal_seed, lineup_at_seats, play_games
 from dice_envs.arena.recording import logged_move
@@ -99,8 +100,7 @@ def play_part(part: Part) -> list[GameOutcome]:
 def play_logged_part(part: Part) -> tuple[list[GameOutcome], list[GameLog]]:
     """``play_part``, also logging the part's games among the match's first ``part.logged_games``
     as they are played (the logs of exactly those games, in game order)."""
-    env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
-    agents = part.build(env, part_seed(part.number))
+    env, agents = _seated(part)
     num_players = env.game.num_players
     params = {"num_players": num_players, **dict(part.env_kwargs)}
     logs = {
@@ -123,11 +123,16 @@ def play_logged_part(part: Part) -> tuple[list[GameOutcome], list[GameLog]]:
     return outcomes, list(logs.values())
 
 
+def _seated(part: Part) -> tuple[dice_envs.DiceGameEnv, Sequence[Agent]]:
+    """The part's environment and its lineup, seeded for the part (``part_seed``)."""
+    env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
+    return env, part.build(env, part_seed(part.number))
+
+
 def play_timed_part(part: Part) -> tuple[list[GameOutcome], list[list[float]]]:
     """The part's outcomes, and the CPU seconds of each decision of each lineup position
     (``play_games``' ``cpu_seconds``)."""
-    env = dice_envs.make(part.env_name, **dict(part.env_kwargs))
-    agents = part.build(env, part_seed(part.number))
+    env, agents = _seated(part)
     seconds: list[list[float]] = [[] for _ in agents]
     outcomes = play_games(
         env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game, duplicate_deals=part.duplicate_deals, cpu_seconds=seconds
