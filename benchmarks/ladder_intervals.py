@@ -1,14 +1,14 @@
-"""How wide a ladder rating's interval is with duplicate deals and with a seed per game, at equal games.
+"""How wide a ladder rating's interval is with a seed per game, duplicate deals and rolls keyed by seat, at equal games.
 
     python benchmarks/ladder_intervals.py dino_hunt_v0 cup_counter
     python benchmarks/ladder_intervals.py dice_age_v1 planner --games 100 --repeats 4 --workers 2
 
-The agent is rated ``--repeats`` times under each scheme (``dice-envs ladder --deals``), on
-disjoint seeds, with the same number of games at each table.  For each scheme the script prints
-the mean width of the 95% bootstrap interval (the block bootstrap resamples whole deals), the
-spread of the ratings themselves over the repeats (their standard deviation times 3.92, the width
-a normal interval of that spread would have: an estimate of the true width, noisy with few
-repeats), and the CPU seconds a rating took.  The narrower scheme is the ladder's default.
+The agent is rated ``--repeats`` times under each scheme (``dice-envs ladder --deals
+single|duplicate|keyed``), on disjoint seeds, with the same number of games at each table
+(``--allocation even``).  For each scheme the script prints the mean width of the 95% bootstrap
+interval (the block bootstrap resamples whole deals), the spread of the ratings themselves over
+the repeats (their standard deviation times 3.92, the width a normal interval of that spread would
+have: an estimate of the true width, noisy with few repeats), and the CPU seconds a rating took.
 """
 
 from __future__ import annotations
@@ -31,13 +31,19 @@ SEED_STRIDE = 1_000_000
 """Each repeat's seeds start this far from the last one's: no deal is played twice."""
 
 
-def measure(env_name: str, spec: str, games: int | None, repeats: int, duplicate_deals: bool, workers: int, players: int | None) -> dict[str, float]:
+SCHEMES = {"single": (False, False), "duplicate": (True, False), "keyed": (True, True)}
+"""Each scheme's duplicate deals and keyed chance."""
+
+
+def measure(env_name: str, spec: str, games: int | None, repeats: int, scheme: str, workers: int, players: int | None) -> dict[str, float]:
     """The mean bootstrap width, the ratings' spread as a width, their mean and the CPU seconds of a rating."""
     widths, ratings, seconds = [], [], []
     for repeat in range(repeats):
         start = time.process_time()
+        duplicate_deals, keyed_chance = SCHEMES[scheme]
         rating = rate_agent(
-            env_name, entrant_from_spec(env_name, spec), games, seed=repeat * SEED_STRIDE, workers=workers, players=players, duplicate_deals=duplicate_deals
+            env_name, entrant_from_spec(env_name, spec), games, seed=repeat * SEED_STRIDE, workers=workers, players=players,
+            duplicate_deals=duplicate_deals, adaptive=False, keyed_chance=keyed_chance,
         )
         seconds.append(time.process_time() - start)
         low, high = rating.interval
@@ -51,6 +57,13 @@ def measure(env_name: str, spec: str, games: int | None, repeats: int, duplicate
     }
 
 
+def schemes(text: str) -> list[str]:
+    named = text.split(",")
+    if not set(named) <= set(SCHEMES):
+        raise argparse.ArgumentTypeError(f"schemes are {', '.join(SCHEMES)}, not {text!r}")
+    return named
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("env", choices=sorted(LADDERS))
@@ -59,13 +72,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=4, help="ratings per scheme, on disjoint seeds (default 4)")
     parser.add_argument("--players", type=int, help="player count (default: the ladder's first)")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--schemes", type=schemes, default=list(SCHEMES), help="comma-separated, of single, duplicate, keyed (default: all)")
     args = parser.parse_args(argv)
     games = args.games or LADDERS[args.env].agent_games
     print(f"{args.env} {args.agent}: {games} games a table, {args.repeats} ratings per scheme (CPU seconds of this process; workers add theirs)")
     print(f"{'deals':<11}{'mean rating':>12}{'bootstrap width':>17}{'spread width':>14}{'CPU s':>8}")
-    for duplicate in (False, True):
-        row = measure(args.env, args.agent, games, args.repeats, duplicate, args.workers, args.players)
-        print(f"{'duplicate' if duplicate else 'single':<11}{row['rating']:>12.0f}{row['width']:>17.1f}{row['spread']:>14.1f}{row['cpu_s']:>8.1f}")
+    for scheme in args.schemes:
+        row = measure(args.env, args.agent, games, args.repeats, scheme, args.workers, args.players)
+        print(f"{scheme:<11}{row['rating']:>12.0f}{row['width']:>17.1f}{row['spread']:>14.1f}{row['cpu_s']:>8.1f}")
 
 
 if __name__ == "__main__":

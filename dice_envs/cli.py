@@ -277,8 +277,12 @@ def ladder_command(args: argparse.Namespace) -> None:
     duplicate_deals = args.deals != "single"
     if args.time_per_move is not None and (args.leaderboard or args.rebuild or args.extend):
         raise ParameterError("--time-per-move holds the agent being rated to a budget: the rungs keep theirs")
+    if args.deals == "keyed" and (args.rebuild or args.extend):
+        raise ParameterError("--deals keyed rates an agent: the stored games are dealt from one stream a game (duplicate or single)")
     if args.extend and args.deals is not None:
         raise ParameterError("--extend plays the new rungs' games as the stored ones were dealt: give no --deals")
+    if args.allocation is not None and (args.leaderboard or args.rebuild or args.extend):
+        raise ParameterError("--allocation shares out the rated agent's games: the rungs' own tables play the same games each")
     if args.leaderboard:
         if args.env or args.agent or args.rebuild or args.extend or args.players:
             raise ParameterError("--leaderboard takes no game, agent, --players, --rebuild or --extend")
@@ -299,7 +303,8 @@ def ladder_command(args: argparse.Namespace) -> None:
         spec = args.agent if args.time_per_move is None else specs.timed_spec(args.agent, args.time_per_move)
         entrant = entrant_from_spec(args.env, spec)
         rating = rate_agent(
-            args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_table=report, players=args.players, duplicate_deals=duplicate_deals
+            args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_table=report, players=args.players, duplicate_deals=duplicate_deals,
+            adaptive=args.allocation != "even", keyed_chance=args.deals == "keyed",
         )
         print(format_rating(rating))
         yardsticks = absolute_yardsticks(args.env, entrant, args.seed, args.yardstick_turns, players=rating.players) if args.yardstick_turns else None
@@ -555,7 +560,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder = commands.add_parser("ladder", help="rate an agent on the game's strength ladder (random = 0)")
     ladder.add_argument("env", nargs="?", choices=dice_envs.list_envs())
     ladder.add_argument("agent", nargs="?", help="the agent spec to rate: a built-in agent, mcts:..., or model:NAME|PATH")
-    ladder.add_argument("--games", type=whole_number(1), help="games against each rung (default: the ladder's, about 10 minutes at most)")
+    ladder.add_argument("--games", type=whole_number(1), help="games a table on average (default: the ladder's, about 10 CPU-minutes at most for a quick agent)")
     ladder.add_argument("--seed", type=seed_value, default=0)
     add_batch_size(ladder, workers=default_workers())
     ladder.add_argument("--rebuild", action="store_true", help="replay the rungs' own round robin and store it (maintainers)")
@@ -566,8 +571,14 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("--leaderboard", action="store_true", help="every rung's rating per game, as Markdown (docs/leaderboard.md)")
     ladder.add_argument("--players", type=whole_number(2), help="the player count (default: the ladder's first; each count has its own stored games)")
     ladder.add_argument(
-        "--deals", choices=("duplicate", "single"),
-        help="duplicate (default): each seed played in every seat rotation; single: a seed per game",
+        "--deals", choices=("duplicate", "single", "keyed"),
+        help="duplicate (default): each seed played in every seat rotation; single: a seed per game; "
+        "keyed: duplicate, each seat's rolls keyed by seat and roll so that they stay the same under every rotation (rating an agent only)",
+    )  # fmt: skip
+    ladder.add_argument(
+        "--allocation", choices=("adaptive", "even"),
+        help="adaptive (default): a quarter of the games evenly at the agent's tables, the rest where its results are least certain; "
+        "even: the same games at every table",
     )  # fmt: skip
     ladder.add_argument(
         "--yardstick-turns", type=whole_number(0), default=YARDSTICK_TURNS, metavar="N",

@@ -73,3 +73,27 @@ def test_draw_count_odds_are_what_draw_counts_draws(counts: tuple[int, ...], num
         assert tuple(draw_counts(np.random.default_rng(0), list(counts), num_draws)) == only
         return
     assert_sampled(odds, lambda rng: tuple(draw_counts(rng, list(counts), num_draws)), seed=sum(counts))
+
+
+def test_seat_keyed_chance_gives_a_seat_the_same_draws_whatever_the_others_drew() -> None:
+    """The setup draws as the environment's seeding does; after it, a seat's k-th draw depends
+    only on the seed, the seat and k, and every single draw is still uniform."""
+    from gymnasium.utils import seeding
+
+    from dice_envs.core.chance import SeatKeyedChance
+
+    one, other = SeatKeyedChance(11), SeatKeyedChance(11)
+    assert one.random(3).tolist() == seeding.np_random(11)[0].random(3).tolist() == other.random(3).tolist()
+    one.seat, other.seat = 0, 0
+    one.random(5)  # seat 0 draws once in one game, three times in the other
+    other.random(2), other.integers(6), other.permutation(4)
+    one.seat, other.seat = 1, 1
+    assert one.random(4).tolist() == other.random(4).tolist() and one.integers(100) == other.integers(100)
+    fresh = SeatKeyedChance(11)
+    fresh.seat = one.seat = 0
+    fresh.random(1)
+    assert one.random(2).tolist() == fresh.random(2).tolist(), "seat 0's second draw, whatever its first was"
+    keyed = SeatKeyedChance(5)
+    keyed.seat = 2
+    faces = Counter(roll_dice(keyed, 1)[0] for _ in range(6000))  # each roll a fresh key
+    assert sum((faces[face] - 1000) ** 2 / 1000 for face in range(6)) < chi_square_bound(5), faces

@@ -47,7 +47,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -70,6 +70,9 @@ STORED_MODEL = "models/{}.zip"
 played (``model:models/dino_hunt_ppo.zip``), so that the files stay what was played; a rung names
 it by name (``model:dino_hunt_ppo``), and ``stored_spec`` maps one to the other."""
 BOOTSTRAP_RESAMPLES = 200
+PILOT_SHARE = 4
+"""Rating an agent, ``1 / PILOT_SHARE`` of its games are played evenly at its tables before the
+rest go where its results are least certain (``adaptive_games``)."""
 REFERENCE_GAMES = 200
 """The reference loop: this many games of Dino Hunt between two ``random`` agents."""
 
@@ -96,10 +99,10 @@ LADDERS: dict[str, Ladder] = {
         Ladder(
             "dino_hunt_v0",
             ("random", "two_footprints", "cup_counter", "optimal_points", "optimal_win", "mcts:simulations=20", "mcts:simulations=200",
-             "model:dino_hunt_ppo", "model:dino_hunt_ppo_turn", "model:dino_hunt_ppo_win"),
+             "model:dino_hunt_ppo", "model:dino_hunt_ppo_turn", "model:dino_hunt_ppo_win", "mcts:simulations=60"),
             games=200,
             agent_games=400,
-            players=(2, 4),
+            players=(2, 4, 8),
         ),
         Ladder(
             "dalek_dice_v0",
@@ -115,7 +118,7 @@ LADDERS: dict[str, Ladder] = {
              "model:dice_age_search", "model:dice_age_expert"),
             games=200,
             agent_games=200,
-            players=(2,),
+            players=(2, 3, 4),
         ),
         Ladder(
             "age_of_craft_v1",
@@ -123,15 +126,15 @@ LADDERS: dict[str, Ladder] = {
              "model:age_of_craft_ppo", "model:age_of_craft_expert"),
             games=100,
             agent_games=100,
-            players=(2,),
+            players=(2, 3, 4),
         ),
         Ladder(
             "mammoth_hunters_v1",
             ("random", "settler", "raider", "mcts:simulations=10,depth=60", "mcts:simulations=10,model=mammoth_hunters_ppo",
-             "model:mammoth_hunters_ppo", "model:mammoth_hunters_expert"),
+             "model:mammoth_hunters_ppo", "model:mammoth_hunters_expert", "mcts:simulations=30,depth=60"),
             games=60,
             agent_games=60,
-            players=(3,),
+            players=(3, 4, 5),
         ),
     )
 }
@@ -226,31 +229,38 @@ class Table:
 def play_tables(
     env_name: str,
     lineups: Sequence[Sequence[Entrant]],
-    games: int,
+    games: int | Sequence[int],
     seed: int,
     duplicate_deals: bool,
     workers: int = 1,
     batch_size: int = DEFAULT_BATCH_SIZE,
     on_table: Callable[[Table], None] | None = None,
+    first_game: int = 0,
+    keyed_chance: bool = False,
 ) -> list[Table]:
-    """Each lineup's ``games`` games, seats rotated and every table dealt from the same seeds; the
-    agent at lineup position ``p`` is seeded ``seed * 1000 + p`` (plus the part's offset), as a
-    tournament seeds its two entrants."""
+    """Each lineup's ``games`` games (one count for all, or one a lineup), numbered from
+    ``first_game``, seats rotated and every table dealt from the same seeds; the agent at lineup
+    position ``p`` is seeded ``seed * 1000 + p`` plus the part's offset (games played on from
+    ``first_game`` get offsets of their own), as a tournament seeds its two entrants;
+    ``keyed_chance`` as ``play_games``."""
     players = len(lineups[0])
-    runs = split_games(games, workers)
+    counts = [games] * len(lineups) if isinstance(games, int) else list(games)
+    # Games played on from an earlier call's: part numbers above the fewer than ``workers`` it gave each table.
+    offset = first_game * workers
+    runs = [split_games(count, workers) for count in counts]
     parts = [
-        Part(env_name, seated(lineup, seed), first, count, number, seed, batch_size, {"num_players": players},
-             players=[entrant.spec or entrant.label for entrant in lineup], duplicate_deals=duplicate_deals)
-        for lineup in lineups
-        for number, (first, count) in enumerate(runs)
+        Part(env_name, seated(lineup, seed), first_game + first, count, offset + number, seed, batch_size, {"num_players": players},
+             players=[entrant.spec or entrant.label for entrant in lineup], duplicate_deals=duplicate_deals, keyed_chance=keyed_chance)
+        for lineup, lineup_runs in zip(lineups, runs)
+        for number, (first, count) in enumerate(lineup_runs)
     ]
     played = play_parts(parts, workers, play_timed_part)
     tables = []
-    for lineup in lineups:
+    for lineup, lineup_runs in zip(lineups, runs):
         labels = [entrant.label for entrant in lineup]
         outcomes: list[GameOutcome] = []
         seconds: list[list[float]] = [[] for _ in lineup]
-        for _ in runs:
+        for _ in lineup_runs:
             part_outcomes, part_seconds = next(played)
             outcomes += part_outcomes
             for position, spent in enumerate(part_seconds):
@@ -612,10 +622,14 @@ class LadderRating:
     results: list[Table]
     """The agent's tables, the agent first."""
     games: int
+    """Games a table on average."""
     seed: int
     workers: int
     batch_size: int
     duplicate_deals: bool
+    adaptive: bool
+    """Whether the games after the first quarter went where the results were least certain."""
+    keyed_chance: bool
     milliseconds: tuple[float, float] | None
     """The agent's CPU milliseconds per decision: mean and 95th percentile."""
     reference_seconds: float
@@ -635,12 +649,17 @@ def rate_agent(
     store: Path | None = None,
     players: int | None = None,
     duplicate_deals: bool = True,
+    adaptive: bool = True,
+    keyed_chance: bool = False,
 ) -> LadderRating:
     """``agent`` at a table with every run of rungs, rated with the stored games (see the module docstring).
 
-    ``agent`` is any ``dice_envs.arena.tournament.Entrant``: ``entrant_from_spec(env_name, spec)`` for a
-    built-in agent or a model, or ``Entrant("mine", lambda env, seed: MyAgent(env, seed))`` for
-    an agent of one's own (``agents.base.Agent``).
+    ``games`` a table on average: with ``adaptive``, a quarter of them at every table first, the
+    rest shared out by ``adaptive_games``; without, ``games`` at each.  ``agent`` is any
+    ``dice_envs.arena.tournament.Entrant``: ``entrant_from_spec(env_name, spec)`` for a built-in
+    agent or a model, or ``Entrant("mine", lambda env, seed: MyAgent(env, seed))`` for an agent
+    of one's own (``agents.base.Agent``).  ``keyed_chance`` keys each game's rolls by seat
+    (``play_games``): each game is dealt as before, so the stored games still fit beside them.
     """
     stored = load_ladder(env_name, store or STORE, players)
     games = stored.ladder.agent_games if games is None else games
@@ -649,10 +668,20 @@ def rate_agent(
     rungs = [rung_entrant(env_name, rung) for rung in stored.rungs]
     reference = reference_cpu_seconds()
     lineups = [[rated, *(rungs[index] for index in table)] for table in agent_tables(len(rungs), stored.players)]
-    own = play_tables(env_name, lineups, games, seed, duplicate_deals, workers, batch_size, on_table)
     labels = [*stored.labels, label]
-    fitted = plackett_luce_elo(labels, _summed([*stored.tables, *own]))
     deal_size = stored.players if duplicate_deals else 1
+    first = _whole_deals(games // PILOT_SHARE, deal_size) if adaptive else games
+    own = play_tables(env_name, lineups, max(first, min(games, deal_size)), seed, duplicate_deals, workers, batch_size, keyed_chance=keyed_chance)
+    if own[0].games < games:
+        pilot = plackett_luce_elo(labels, _summed([*stored.tables, *own]))
+        more = adaptive_games(pilot, [table.labels for table in own], (games - own[0].games) * len(own), deal_size)
+        played = iter(play_tables(env_name, [lineup for lineup, count in zip(lineups, more) if count], [count for count in more if count],
+                                  seed, duplicate_deals, workers, batch_size, first_game=own[0].games, keyed_chance=keyed_chance))
+        own = [_joined(table, next(played)) if count else table for table, count in zip(own, more)]
+    if on_table is not None:
+        for table in own:
+            on_table(table)
+    fitted = plackett_luce_elo(labels, _summed([*stored.tables, *own]))
     return LadderRating(
         env_name,
         stored.players,
@@ -666,10 +695,45 @@ def rate_agent(
         workers,
         batch_size,
         duplicate_deals,
+        adaptive,
+        keyed_chance,
         cpu_milliseconds([seconds for table in own for seconds in table.cpu_seconds[0]]),
         reference,
         stored.reference_seconds,
     )
+
+
+def _whole_deals(games: int, deal_size: int) -> int:
+    return games - games % deal_size
+
+
+def adaptive_games(ratings: Mapping[str, float], tables: Sequence[Sequence[str]], games: int, deal_size: int) -> list[int]:
+    """``games`` more games shared out over the agent's ``tables`` (the agent first in each) in
+    proportion to what a game there tells of its rating, in whole deals (largest remainders).
+
+    A game tells most where the agent's finish against the others is least certain: the table's
+    information is the sum over its rungs of ``p (1 - p)``, ``p`` the chance, by ``ratings`` fitted
+    to the games so far, that the agent finishes ahead of that rung (a game against a rung it beats
+    99 times in 100 tells almost nothing).  Sharing in proportion, rather than all to the best
+    table, keeps every table in the rating when the first games placed the agent wrongly."""
+    agent = tables[0][0]
+    ahead = {rung: 1 / (1 + 10 ** min((ratings[rung] - ratings[agent]) / 400, 300.0)) for table in tables for rung in table[1:]}
+    information = [sum(ahead[rung] * (1 - ahead[rung]) for rung in table[1:]) for table in tables]
+    if not sum(information):  # ratings so far apart that no result is in doubt: share evenly
+        information = [1.0] * len(tables)
+    deals = games // deal_size
+    shares = [deals * weight / sum(information) for weight in information]
+    counts = [math.floor(share) for share in shares]
+    for index in sorted(range(len(shares)), key=lambda index: counts[index] - shares[index])[: deals - sum(counts)]:
+        counts[index] += 1
+    return [count * deal_size for count in counts]
+
+
+def _joined(table: Table, more: Table) -> Table:
+    """One table's games from two calls of ``play_tables``, in order."""
+    standings = list(summed_standings(table.labels, [*table.standings, *more.standings]).values())
+    cpu_seconds = [first + second for first, second in zip(table.cpu_seconds, more.cpu_seconds)]
+    return Table(standings, table.finishes + more.finishes, table.played + more.played, cpu_seconds)
 
 
 def _bootstrap_interval(labels: Sequence[str], fixed: Counter[Finish], own: Sequence[Table], deal_size: int, seed: int) -> tuple[float, float]:
@@ -698,12 +762,16 @@ def format_rating(rating: LadderRating) -> str:
     rate_width = len(rate_title) + 2
     header = f"{'with' if rating.players > 2 else 'rung':<{width}}{'rating':>8}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
     deals = "duplicate deals (each seed in every seat rotation)" if rating.duplicate_deals else "seats rotated"
-    last_seed = rating.seed + (rating.games - 1) // (rating.players if rating.duplicate_deals else 1)
+    if rating.keyed_chance:
+        deals += ", rolls keyed by seat"
+    most = max(table.games for table in rating.results)
+    last_seed = rating.seed + (most - 1) // (rating.players if rating.duplicate_deals else 1)
+    shared = "a quarter evenly, the rest where the results were least certain" if rating.adaptive else "evenly"
     lines = [
         (
             f"{rating.env_name}, {rating.players} players: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
             f"(Plackett-Luce on the Elo scale, random = 0; full tables, {deals}, seeds {rating.seed}..{last_seed}, "
-            f"{_workers(rating.workers)}, batches of {rating.batch_size})"
+            f"{rating.games * len(rating.results)} games shared {shared}, {_workers(rating.workers)}, batches of {rating.batch_size})"
         ),
         _budget_line(rating),
         "",

@@ -64,6 +64,8 @@ class Part:
     """``play_logged_part`` logs the match's games ``0 .. logged_games - 1`` that fall in this part."""
     duplicate_deals: bool = False
     """Each seed dealt once per seat rotation (``dice_envs.arena.play.deal_seed``)."""
+    keyed_chance: bool = False
+    """Chance keyed by the seat that draws it (``dice_envs.arena.play.play_games``)."""
 
 
 PartsPlayer = Callable[[Sequence[Part], Callable[[Part], Any]], Iterator[Any]]
@@ -135,7 +137,8 @@ def play_timed_part(part: Part) -> tuple[list[GameOutcome], list[list[float]]]:
     env, agents = _seated(part)
     seconds: list[list[float]] = [[] for _ in agents]
     outcomes = play_games(
-        env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game, duplicate_deals=part.duplicate_deals, cpu_seconds=seconds
+        env, agents, part.num_games, part.seed, part.batch_size, first_game=part.first_game, duplicate_deals=part.duplicate_deals, cpu_seconds=seconds,
+        keyed_chance=part.keyed_chance,
     )
     return outcomes, seconds
 

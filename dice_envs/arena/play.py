@@ -19,6 +19,7 @@ from dice_envs.agents import specs
 from dice_envs.agents.base import Agent
 from dice_envs.arena.ratings import Finish, finish_of
 from dice_envs.core.aec import MAX_SEED, check_seed
+from dice_envs.core.chance import SeatKeyedChance
 from dice_envs.core.engine import Game, ParameterError
 from dice_envs.core.state import GameState
 
@@ -131,6 +132,7 @@ def play_games(
     first_game: int = 0,
     duplicate_deals: bool = False,
     cpu_seconds: Sequence[list[float]] | None = None,
+    keyed_chance: bool = False,
 ) -> list[GameOutcome]:
     """Play ``agents`` (one per seat, any ``Agent``) against each other with seats rotated, as
     ``play_match``; the outcomes are in game order.
@@ -149,6 +151,9 @@ def play_games(
     seat rotation (``deal_seed``).  With ``cpu_seconds`` (a list per lineup position), each
     decision's CPU seconds are appended to its agent's list: the process time of the agent's call,
     shared equally by the decisions it made at once (a batch's decisions cost the same each).
+    With ``keyed_chance`` each game's chance after its setup is keyed by the seat that draws it
+    (``dice_envs.core.chance.SeatKeyedChance``): with duplicate deals, the seats' rolls then stay
+    the same under every seat rotation instead of parting ways once two choices differ.
     """
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
@@ -171,7 +176,8 @@ def play_games(
     def deal(players: list[Agent]) -> _Table | None:
         """The next game, played by ``players``; ``None`` once every game has been dealt."""
         for number in games:
-            rng, _ = seeding.np_random(deal_seed(seed, number, num_players, duplicate_deals))  # as env.reset(seed=...)
+            dealt = deal_seed(seed, number, num_players, duplicate_deals)
+            rng = SeatKeyedChance(dealt) if keyed_chance else seeding.np_random(dealt)[0]  # as env.reset(seed=...)
             table = _Table(number, game.initial_state(rng), rng, lineup_at_seats(number, num_players), players)
             for player in players:
                 player.reset()
@@ -212,6 +218,8 @@ def play_games(
                     )
                 if on_decision is not None:
                     on_decision(Decision(table.number, position, seat, obs, mask, action))
+                if isinstance(table.rng, SeatKeyedChance):
+                    table.rng.seat = seat
                 game.apply(table.state, action, table.rng)
                 table.steps += 1
         still_playing = []

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import product
 from math import comb, factorial, floor, prod
+from typing import Any
 
 import numpy as np
 
@@ -104,3 +105,42 @@ def draw_count_odds(counts: Counts, num_draws: int) -> tuple[tuple[float, Counts
 def shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
     """A new list with ``items`` in random order."""
     return [items[i] for i in rng.permutation(len(items)).tolist()]
+
+
+class SeatKeyedChance(np.random.Generator):
+    """A generator whose draws are keyed by who draws them: a seat's ``k``-th draw comes from a
+    stream of its own, spawned from the seed by ``(seat, k)`` (independent of the setup's stream and
+of every other), whatever the other seats chose before it.
+
+    Set ``seat`` to the acting seat before each step; while it is ``None`` (the setup) the draws
+    are the deal's own, as ``seeding.np_random(seed)`` draws them.  Every single game is dealt from
+    the same distribution as with one stream; what changes is that two games of a deal differ only
+    by the choices made: a seat's fifth roll shows the same dice whoever sits there and whatever
+    the others did (duplicate deals without the rolls parting ways, ``dice_envs.arena.play``).
+    A measurement device: the environments keep their single seeded stream.
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(np.random.PCG64(np.random.SeedSequence(seed)))
+        self.seed = seed
+        self.seat: int | None = None
+        self._draws: dict[int, int] = {}
+
+    def _stream(self) -> np.random.Generator | None:
+        if self.seat is None:
+            return None
+        draw = self._draws.get(self.seat, 0)
+        self._draws[self.seat] = draw + 1
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(self.seat, draw))))
+
+    def random(self, *args: Any, **kwargs: Any) -> Any:
+        stream = self._stream()
+        return super().random(*args, **kwargs) if stream is None else stream.random(*args, **kwargs)
+
+    def integers(self, *args: Any, **kwargs: Any) -> Any:
+        stream = self._stream()
+        return super().integers(*args, **kwargs) if stream is None else stream.integers(*args, **kwargs)
+
+    def permutation(self, *args: Any, **kwargs: Any) -> Any:
+        stream = self._stream()
+        return super().permutation(*args, **kwargs) if stream is None else stream.permutation(*args, **kwargs)

@@ -13,6 +13,7 @@ from dice_envs.agents.base import Agent
 from dice_envs.arena.ladder import (
     LADDERS,
     Ladder,
+    adaptive_games,
     agent_tables,
     build_ladder,
     extend_ladder,
@@ -75,11 +76,36 @@ def test_rating_an_agent_uses_the_stored_games_and_anchors_random(small_ladder: 
     low, high = rating.interval
     assert low < rating.rating < high
     assert [table.labels for table in rating.results] == [("optimal_points", rung) for rung in SMALL.rungs]
-    assert all(table.games == 30 and sum(table.finishes.values()) == 30 for table in rating.results)
+    assert sum(table.games for table in rating.results) == 90, "30 games a table on average"
+    assert all(table.games >= 6 and table.games % 2 == 0 and sum(table.finishes.values()) == table.games for table in rating.results)
+    games = {table.labels[1]: table.games for table in rating.results}
+    assert games["random"] < min(games["two_footprints"], games["cup_counter"]), "few games where the result is in little doubt"
     assert rating.milliseconds is not None and min(rating.milliseconds) > 0  # mean and 95th percentile (a mean may exceed it: the solver's first call)
     text = format_rating(rating)
     assert text.startswith(f"dino_hunt_v0, 2 players: optimal_points is rated {rating.rating:.0f}")
     assert "duplicate deals" in text and "ms 95th percentile" in text
+
+
+def test_even_allocation_plays_the_same_games_at_every_table(small_ladder: Path) -> None:
+    rating = rate_agent("dino_hunt_v0", entrant_from_spec("dino_hunt_v0", "optimal_points"), games=30, seed=2, store=small_ladder, adaptive=False)
+    assert [table.games for table in rating.results] == [30, 30, 30]
+    assert "30 games a table" not in format_rating(rating) and "90 games shared evenly" in format_rating(rating)
+
+
+def test_rolls_keyed_by_seat_rate_an_agent_beside_the_stored_games(small_ladder: Path) -> None:
+    rating = rate_agent("dino_hunt_v0", entrant_from_spec("dino_hunt_v0", "cup_counter"), games=8, seed=2, store=small_ladder, keyed_chance=True)
+    assert rating.rating > rating.rung_ratings["random"] == 0
+    assert "duplicate deals (each seed in every seat rotation), rolls keyed by seat" in format_rating(rating)
+
+
+def test_games_go_where_the_agents_finish_is_least_certain() -> None:
+    """In proportion to each table's sum of p (1 - p), in whole deals, every game given out."""
+    ratings = {"agent": 500.0, "weak": 0.0, "equal": 500.0, "strong": 900.0}
+    tables = [("agent", "weak"), ("agent", "equal"), ("agent", "strong")]
+    assert adaptive_games(ratings, tables, 300, 2) == [40, 196, 64]
+    assert sum(adaptive_games(ratings, [("agent", "weak", "equal"), ("agent", "equal", "strong")], 99, 3)) == 99
+    for far in (-1e6, 1e6):
+        assert adaptive_games({"agent": 0.0, "other": far}, [("agent", "other")] * 2, 10, 2) == [6, 4], "no information: shared evenly"
 
 
 def test_full_tables_rate_an_agent_with_every_run_of_rungs(small_ladder: Path) -> None:
@@ -193,6 +219,8 @@ def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatc
         (["ladder", "dino_hunt_v0", "mcts", "--time-per-move", "0"], "--time-per-move must be positive"),
         (["ladder", "dino_hunt_v0", "--rebuild", "--time-per-move", "5"], "--time-per-move holds the agent being rated to a budget"),
         (["ladder", "dino_hunt_v0", "--extend", "--deals", "single"], "--extend plays the new rungs' games as the stored ones were dealt"),
+        (["ladder", "dino_hunt_v0", "--rebuild", "--deals", "keyed"], "--deals keyed rates an agent"),
+        (["ladder", "dino_hunt_v0", "--extend", "--allocation", "even"], "--allocation shares out the rated agent's games"),
     ],
 )
 def test_bad_ladder_commands_are_one_clear_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,11 +229,11 @@ def test_bad_ladder_commands_are_one_clear_line(argv: list[str], message: str, c
     assert message in capsys.readouterr().err
 
 
-def test_the_interval_benchmark_rates_under_both_deals(small_ladder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_interval_benchmark_rates_under_every_scheme(small_ladder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from benchmarks import ladder_intervals
     from dice_envs.arena import ladder
 
     monkeypatch.setattr(ladder, "STORE", small_ladder)
     ladder_intervals.main(["dino_hunt_v0", "cup_counter", "--games", "6", "--repeats", "2"])
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[2:]}
-    assert set(rows) == {"single", "duplicate"} and all(len(row) == 4 and float(row[1]) > 0 for row in rows.values())
+    assert set(rows) == {"single", "duplicate", "keyed"} and all(len(row) == 4 and float(row[1]) > 0 for row in rows.values())
