@@ -267,7 +267,7 @@ def save_games(directory: Path, logs: dict[str, GameLog]) -> None:
 
 
 def ladder_command(args: argparse.Namespace) -> None:
-    from dice_envs.arena.ladder import Table, build_ladder, extend_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
+    from dice_envs.arena.ladder import LADDERS, Table, build_ladder, extend_ladder, format_rating, leaderboard_markdown, rate_agent, save_ladder
     from dice_envs.arena.optimality import absolute_yardsticks
     from dice_envs.arena.tournament import entrant_from_spec
 
@@ -275,6 +275,7 @@ def ladder_command(args: argparse.Namespace) -> None:
         print(f"  played {', '.join(table.labels)}", file=sys.stderr)
 
     duplicate_deals = args.deals != "single"
+    seed, workers = (0 if args.seed is None else args.seed), (default_workers() if args.workers is None else args.workers)
     if args.time_per_move is not None and (args.leaderboard or args.rebuild or args.extend):
         raise ParameterError("--time-per-move holds the agent being rated to a budget: the rungs keep theirs")
     if args.deals == "keyed" and (args.rebuild or args.extend):
@@ -287,27 +288,33 @@ def ladder_command(args: argparse.Namespace) -> None:
         if args.env or args.agent or args.rebuild or args.extend or args.players:
             raise ParameterError("--leaderboard takes no game, agent, --players, --rebuild or --extend")
         print(leaderboard_markdown(), end="")
-    elif args.env is None:
-        raise ParameterError("name a game: dice-envs ladder GAME AGENT (or --leaderboard)")
+    elif args.env is None and (args.extend or not args.rebuild):
+        raise ParameterError("name a game: dice-envs ladder GAME AGENT (or --leaderboard, or --rebuild for every stored ladder)")
     elif args.rebuild or args.extend:
         if args.agent or (args.rebuild and args.extend):
             raise ParameterError("--rebuild and --extend play the rungs' own games: give one of them and no agent")
         if args.extend:
-            stored = extend_ladder(args.env, on_table=report, players=args.players)
-        else:
-            stored = build_ladder(args.env, args.seed, args.workers, on_table=report, players=args.players, duplicate_deals=duplicate_deals)
-        print(f"saved {save_ladder(stored)}")
+            if args.seed is not None or args.workers is not None:
+                raise ParameterError("--extend plays the new rungs' games with the stored ladder's seed and workers: give neither")
+            print(f"saved {save_ladder(extend_ladder(args.env, on_table=report, players=args.players))}")
+            return
+        if args.env is None and args.players is not None:
+            raise ParameterError("--players needs a game: dice-envs ladder GAME --rebuild --players N (no game: every game at every count)")
+        counts = [(args.env, args.players)] if args.env else [(name, players) for name, ladder in LADDERS.items() for players in ladder.players]
+        for env_name, players in counts:
+            stored = build_ladder(env_name, seed, workers, on_table=report, players=players, duplicate_deals=duplicate_deals)
+            print(f"saved {save_ladder(stored)}")
     elif args.agent is None:
         raise ParameterError(f"name the agent to rate: dice-envs ladder {args.env} AGENT")
     else:
         spec = args.agent if args.time_per_move is None else specs.timed_spec(args.agent, args.time_per_move)
         entrant = entrant_from_spec(args.env, spec)
         rating = rate_agent(
-            args.env, entrant, args.games, args.seed, args.workers, args.batch_size, on_table=report, players=args.players, duplicate_deals=duplicate_deals,
+            args.env, entrant, args.games, seed, workers, args.batch_size, on_table=report, players=args.players, duplicate_deals=duplicate_deals,
             adaptive=args.allocation != "even", keyed_chance=args.deals == "keyed",
         )
         print(format_rating(rating))
-        yardsticks = absolute_yardsticks(args.env, entrant, args.seed, args.yardstick_turns, players=rating.players) if args.yardstick_turns else None
+        yardsticks = absolute_yardsticks(args.env, entrant, seed, args.yardstick_turns, players=rating.players) if args.yardstick_turns else None
         if yardsticks is not None:
             print("\n".join(["", *yardsticks.lines()]))
 
@@ -561,9 +568,10 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument("env", nargs="?", choices=dice_envs.list_envs())
     ladder.add_argument("agent", nargs="?", help="the agent spec to rate: a built-in agent, mcts:..., or model:NAME|PATH")
     ladder.add_argument("--games", type=whole_number(1), help="games a table on average (default: the ladder's, about 10 CPU-minutes at most for a quick agent)")
-    ladder.add_argument("--seed", type=seed_value, default=0)
+    ladder.add_argument("--seed", type=seed_value, help="the first deal's seed (default 0)")
     add_batch_size(ladder, workers=default_workers())
-    ladder.add_argument("--rebuild", action="store_true", help="replay the rungs' own round robin and store it (maintainers)")
+    ladder.set_defaults(workers=None)  # given or not: --extend plays with the stored ones
+    ladder.add_argument("--rebuild", action="store_true", help="replay the rungs' own round robin and store it; with no game, every stored ladder's (maintainers)")
     ladder.add_argument(
         "--extend", action="store_true",
         help="play only the games of rungs added since the stored round robin, with its seed and workers, and store it (maintainers)",

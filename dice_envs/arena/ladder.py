@@ -3,9 +3,11 @@
     dice-envs ladder dice_age_v1 model:runs/my_run/model.zip     rate an agent (a minute or two on 2 cores)
     dice-envs ladder dice_age_v1 planner --players 3             at full tables of three
     dice-envs ladder dice_age_v1 planner --games 400             more games, a tighter interval
+    dice-envs ladder dino_hunt_v0 cup_counter --deals keyed      each seat's rolls the same in every rotation
     dice-envs ladder --leaderboard                               every rung's rating: docs/leaderboard.md
     dice-envs ladder dice_age_v1 --rebuild --players 3           replay the ladder's own games (maintainers)
     dice-envs ladder dice_age_v1 --extend                        play only a new rung's games (maintainers)
+    dice-envs ladder --rebuild --workers 2                       every game at every count (maintainers)
 
 Each game has a fixed list of reference opponents, its *rungs* (``LADDERS``): ``random``, every
 heuristic, the exact solvers where they exist, ``mcts`` at two budgets and the trained models in
@@ -26,7 +28,13 @@ with ``random`` at 0; at two players that is the Bradley-Terry fit of before.
 rotation in turn (``dice_envs.arena.play.deal_seed``), so every agent meets each deal in every
 seat; a stored ladder records whether it was played so (the ones converted from single deals
 say ``false``).  The agent's interval is the 2.5th to 97.5th percentile of its rating refitted
-to resamples of its own deals (the stored games held fixed).
+to resamples of its own deals (the stored games held fixed).  ``--deals keyed`` also keys each
+seat's rolls by seat and roll (``dice_envs.core.chance.SeatKeyedChance``), so that a deal's
+rotations see the same dice and differ only by the choices made.
+
+**Where the games go.**  An agent plays a quarter of its games evenly at its tables, then the
+rest where its result is least certain (``adaptive_games``): a game against a rung it beats every
+time says little of its rating.
 
 **Budgets.**  Every decision's CPU time is measured as it is played (``play_games``'
 ``cpu_seconds``): a rating and a stored ladder report each agent's milliseconds per decision,
@@ -86,8 +94,9 @@ class Ladder:
     games: int
     """Games per table in the stored round robin."""
     agent_games: int
-    """Games an agent plays at each table by default (sized to take at most about 10 minutes
-    on 2 cores in the heavy games at the default count, an agent that decides quickly assumed)."""
+    """Games an agent plays at each table by default at the default count, on average
+    (``default_agent_games`` scales it to the others): sized for an interval of about +-25 at two
+    players within 10 CPU-minutes in the heavy games, an agent that decides quickly assumed."""
     players: tuple[int, ...]
     """The player counts with a stored ladder; the first is the default, the count the shipped
     networks among the rungs were trained for."""
@@ -662,7 +671,7 @@ def rate_agent(
     (``play_games``): each game is dealt as before, so the stored games still fit beside them.
     """
     stored = load_ladder(env_name, store or STORE, players)
-    games = stored.ladder.agent_games if games is None else games
+    games = default_agent_games(stored.ladder, stored.players) if games is None else games
     label = agent.label if agent.label not in stored.labels else f"{agent.label} (rated)"
     rated = Entrant(label, agent.build, agent.spec)
     rungs = [rung_entrant(env_name, rung) for rung in stored.rungs]
@@ -701,6 +710,13 @@ def rate_agent(
         reference,
         stored.reference_seconds,
     )
+
+
+def default_agent_games(ladder: Ladder, players: int) -> int:
+    """An agent's games a table by default: ``agent_games`` at the ladder's default count, fewer at
+    more players in proportion (a game's finishing order then compares the agent with more rungs
+    at once, and each game costs more), in whole deals."""
+    return max(players, _whole_deals(ladder.agent_games * ladder.players[0] // players, players))
 
 
 def _whole_deals(games: int, deal_size: int) -> int:

@@ -220,6 +220,10 @@ def test_a_retrained_model_makes_the_ladder_stale(monkeypatch: pytest.MonkeyPatc
         (["ladder", "dino_hunt_v0", "--rebuild", "--time-per-move", "5"], "--time-per-move holds the agent being rated to a budget"),
         (["ladder", "dino_hunt_v0", "--extend", "--deals", "single"], "--extend plays the new rungs' games as the stored ones were dealt"),
         (["ladder", "dino_hunt_v0", "--rebuild", "--deals", "keyed"], "--deals keyed rates an agent"),
+        (["ladder", "--rebuild", "--players", "3"], "--players needs a game"),
+        (["ladder", "--extend"], "name a game"),
+        (["ladder", "dino_hunt_v0", "--extend", "--workers", "2"], "--extend plays the new rungs' games with the stored ladder's seed and workers"),
+        (["ladder", "dino_hunt_v0", "--extend", "--seed", "0"], "--extend plays the new rungs' games with the stored ladder's seed and workers"),
         (["ladder", "dino_hunt_v0", "--extend", "--allocation", "even"], "--allocation shares out the rated agent's games"),
     ],
 )
@@ -229,6 +233,17 @@ def test_bad_ladder_commands_are_one_clear_line(argv: list[str], message: str, c
     assert message in capsys.readouterr().err
 
 
+def test_rebuild_without_a_game_rebuilds_every_stored_ladder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from dice_envs.arena import ladder
+
+    tiny = Ladder("dino_hunt_v0", ("random", "two_footprints", "cup_counter"), games=4, agent_games=4, players=(2, 3))
+    monkeypatch.setattr(ladder, "LADDERS", {"dino_hunt_v0": tiny})
+    monkeypatch.setattr(ladder, "STORE", tmp_path)
+    main(["ladder", "--rebuild", "--workers", "1"])
+    assert capsys.readouterr().out.splitlines() == [f"saved {stored_path(tmp_path, 'dino_hunt_v0', players)}" for players in (2, 3)]
+    assert load_ladder("dino_hunt_v0", tmp_path, players=3).players == 3
+
+
 def test_the_interval_benchmark_rates_under_every_scheme(small_ladder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from benchmarks import ladder_intervals
     from dice_envs.arena import ladder
@@ -236,4 +251,4 @@ def test_the_interval_benchmark_rates_under_every_scheme(small_ladder: Path, mon
     monkeypatch.setattr(ladder, "STORE", small_ladder)
     ladder_intervals.main(["dino_hunt_v0", "cup_counter", "--games", "6", "--repeats", "2"])
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines()[2:]}
-    assert set(rows) == {"single", "duplicate", "keyed"} and all(len(row) == 4 and float(row[1]) > 0 for row in rows.values())
+    assert set(rows) == {"single", "duplicate", "keyed", "adaptive"} and all(len(row) == 4 and float(row[1]) > 0 for row in rows.values())
