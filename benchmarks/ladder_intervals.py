@@ -5,7 +5,7 @@
 
 The agent is rated ``--repeats`` times under each scheme, on disjoint seeds and with the same
 games in all: ``single`` (a seed per game), ``duplicate`` (each seed in every seat rotation) and
-``keyed`` (duplicate, rolls keyed by seat) play the same games at every table (``dice-envs
+``keyed`` (duplicate, rolls keyed by seat and turn) play the same games at every table (``dice-envs
 ladder --deals single|duplicate|keyed --allocation even``); ``adaptive`` is duplicate with the
 games shared out where the result is least certain (the default).  For each scheme the script
 prints the mean width of the 95% bootstrap interval (the block bootstrap resamples whole deals),
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ladder = LADDERS[args.env]
     games = args.games or default_agent_games(ladder, args.players or ladder.players[0])
     print(f"{args.env} {args.agent}: {games} games a table on average, {args.repeats} ratings per scheme (CPU seconds of this process; workers add theirs)")
-    print(f"{'deals':<11}{'mean rating':>12}{'bootstrap width':>17}{'spread width':>14}{'CPU s':>8}")
+    print(f"{'scheme':<11}{'mean rating':>12}{'bootstrap width':>17}{'spread width':>14}{'CPU s':>8}")
     for scheme in args.schemes:
         row = measure(args.env, args.agent, games, args.repeats, scheme, args.workers, args.players)
         print(f"{scheme:<11}{row['rating']:>12.0f}{row['width']:>17.1f}{row['spread']:>14.1f}{row['cpu_s']:>8.1f}")

@@ -581,7 +581,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder.add_argument(
         "--deals", choices=("duplicate", "single", "keyed"),
         help="duplicate (default): each seed played in every seat rotation; single: a seed per game; "
-        "keyed: duplicate, each seat's rolls keyed by seat and roll so that they stay the same under every rotation (rating an agent only)",
+        "keyed: duplicate, each seat's rolls keyed by seat, turn and roll so that they stay the same under every rotation (rating an agent only)",
     )  # fmt: skip
     ladder.add_argument(
         "--allocation", choices=("adaptive", "even"),

@@ -75,25 +75,31 @@ def test_draw_count_odds_are_what_draw_counts_draws(counts: tuple[int, ...], num
     assert_sampled(odds, lambda rng: tuple(draw_counts(rng, list(counts), num_draws)), seed=sum(counts))
 
 
-def test_seat_keyed_chance_gives_a_seat_the_same_draws_whatever_the_others_drew() -> None:
-    """The setup draws as the environment's seeding does; after it, a seat's k-th draw depends
-    only on the seed, the seat and k, and every single draw is still uniform."""
+def test_seat_keyed_chance_gives_a_seat_the_same_rolls_whatever_was_chosen_before() -> None:
+    """The setup draws as the environment's seeding does; after it, the k-th draw of a seat's t-th
+    turn (its decisions in a row) depends only on the seed, the seat, t and k, and every single
+    draw is still uniform."""
     from gymnasium.utils import seeding
 
     from dice_envs.core.chance import SeatKeyedChance
 
     one, other = SeatKeyedChance(11), SeatKeyedChance(11)
     assert one.random(3).tolist() == seeding.np_random(11)[0].random(3).tolist() == other.random(3).tolist()
-    one.seat, other.seat = 0, 0
-    one.random(5)  # seat 0 draws once in one game, three times in the other
+    one.act(0)
+    one.random(5)  # seat 0 rolls once in one game's first turn, three times in the other's
+    other.act(0)
     other.random(2), other.integers(6), other.permutation(4)
-    one.seat, other.seat = 1, 1
+    one.act(1)
+    other.act(1)
     assert one.random(4).tolist() == other.random(4).tolist() and one.integers(100) == other.integers(100)
-    fresh = SeatKeyedChance(11)
-    fresh.seat = one.seat = 0
-    fresh.random(1)
-    assert one.random(2).tolist() == fresh.random(2).tolist(), "seat 0's second draw, whatever its first was"
+    one.act(0)
+    other.act(0)
+    other.act(0)  # still the same turn: a seat's decisions in a row
+    assert one.random(2).tolist() == other.random(2).tolist(), "seat 0's second turn starts alike, whatever its first was"
+    assert one.random(2).tolist() != SeatKeyedChance(11).random(2).tolist()
     keyed = SeatKeyedChance(5)
-    keyed.seat = 2
-    faces = Counter(roll_dice(keyed, 1)[0] for _ in range(6000))  # each roll a fresh key
+    faces: Counter[int] = Counter()
+    for turn in range(6000):  # each roll a fresh key
+        keyed.act(turn % 2)
+        faces[roll_dice(keyed, 1)[0]] += 1
     assert sum((faces[face] - 1000) ** 2 / 1000 for face in range(6)) < chi_square_bound(5), faces

@@ -29,7 +29,7 @@ rotation in turn (``dice_envs.arena.play.deal_seed``), so every agent meets each
 seat; a stored ladder records whether it was played so (the ones converted from single deals
 say ``false``).  The agent's interval is the 2.5th to 97.5th percentile of its rating refitted
 to resamples of its own deals (the stored games held fixed).  ``--deals keyed`` also keys each
-seat's rolls by seat and roll (``dice_envs.core.chance.SeatKeyedChance``), so that a deal's
+seat's rolls by seat, turn and roll (``dice_envs.core.chance.SeatKeyedChance``), so that a deal's
 rotations see the same dice and differ only by the choices made.
 
 **Where the games go.**  An agent plays a quarter of its games evenly at its tables, then the
@@ -667,8 +667,8 @@ def rate_agent(
     rest shared out by ``adaptive_games``; without, ``games`` at each.  ``agent`` is any
     ``dice_envs.arena.tournament.Entrant``: ``entrant_from_spec(env_name, spec)`` for a built-in
     agent or a model, or ``Entrant("mine", lambda env, seed: MyAgent(env, seed))`` for an agent
-    of one's own (``agents.base.Agent``).  ``keyed_chance`` keys each game's rolls by seat
-    (``play_games``): each game is dealt as before, so the stored games still fit beside them.
+    of one's own (``agents.base.Agent``).  ``keyed_chance`` keys each game's rolls by seat,
+    turn and draw (``play_games``): each game is dealt as before, so the stored games still fit beside them.
     """
     stored = load_ladder(env_name, store or STORE, players)
     games = default_agent_games(stored.ladder, stored.players) if games is None else games
@@ -779,7 +779,7 @@ def format_rating(rating: LadderRating) -> str:
     header = f"{'with' if rating.players > 2 else 'rung':<{width}}{'rating':>8}{rate_title:>{rate_width}}{'95% CI':>17}{'games':>7}"
     deals = "duplicate deals (each seed in every seat rotation)" if rating.duplicate_deals else "seats rotated"
     if rating.keyed_chance:
-        deals += ", rolls keyed by seat"
+        deals += ", rolls keyed by seat and turn"
     most = max(table.games for table in rating.results)
     last_seed = rating.seed + (most - 1) // (rating.players if rating.duplicate_deals else 1)
     shared = "a quarter evenly, the rest where the results were least certain" if rating.adaptive else "evenly"
@@ -787,7 +787,7 @@ def format_rating(rating: LadderRating) -> str:
         (
             f"{rating.env_name}, {rating.players} players: {rating.agent} is rated {rating.rating:.0f} [{low:.0f}, {high:.0f}] "
             f"(Plackett-Luce on the Elo scale, random = 0; full tables, {deals}, seeds {rating.seed}..{last_seed}, "
-            f"{rating.games * len(rating.results)} games shared {shared}, {_workers(rating.workers)}, batches of {rating.batch_size})"
+            f"{sum(table.games for table in rating.results)} games shared {shared}, {_workers(rating.workers)}, batches of {rating.batch_size})"
         ),
         _budget_line(rating),
         "",

@@ -151,9 +151,10 @@ def play_games(
     seat rotation (``deal_seed``).  With ``cpu_seconds`` (a list per lineup position), each
     decision's CPU seconds are appended to its agent's list: the process time of the agent's call,
     shared equally by the decisions it made at once (a batch's decisions cost the same each).
-    With ``keyed_chance`` each game's chance after its setup is keyed by the seat that draws it
-    (``dice_envs.core.chance.SeatKeyedChance``): with duplicate deals, the seats' rolls then stay
-    the same under every seat rotation instead of parting ways once two choices differ.
+    With ``keyed_chance`` each game's chance after its setup is keyed by the seat that draws it, its
+    turn and the draw's number in the turn (``dice_envs.core.chance.SeatKeyedChance``): with
+    duplicate deals, a seat's rolls then stay the same under every seat rotation instead of parting
+    ways once two choices differ.
     """
     if num_games < 1:
         raise ParameterError(f"num_games must be at least 1, got {num_games}")
@@ -219,7 +220,7 @@ def play_games(
                 if on_decision is not None:
                     on_decision(Decision(table.number, position, seat, obs, mask, action))
                 if isinstance(table.rng, SeatKeyedChance):
-                    table.rng.seat = seat
+                    table.rng.act(seat)
                 game.apply(table.state, action, table.rng)
                 table.steps += 1
         still_playing = []

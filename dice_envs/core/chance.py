@@ -108,30 +108,38 @@ def shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
 
 
 class SeatKeyedChance(np.random.Generator):
-    """A generator whose draws are keyed by who draws them: a seat's ``k``-th draw comes from a
-    stream of its own, spawned from the seed by ``(seat, k)`` (independent of the setup's stream and
-of every other), whatever the other seats chose before it.
+    """A generator whose draws are keyed by who draws them and when: the ``k``-th draw of a seat's
+    ``t``-th turn (a turn: the seat's decisions in a row) comes from a stream of its own, spawned
+    from the seed by ``(seat, t, k)`` (independent of the setup's stream and of every other),
+    whatever the other seats chose before it.
 
-    Set ``seat`` to the acting seat before each step; while it is ``None`` (the setup) the draws
-    are the deal's own, as ``seeding.np_random(seed)`` draws them.  Every single game is dealt from
-    the same distribution as with one stream; what changes is that two games of a deal differ only
-    by the choices made: a seat's fifth roll shows the same dice whoever sits there and whatever
-    the others did (duplicate deals without the rolls parting ways, ``dice_envs.arena.play``).
-    A measurement device: the environments keep their single seeded stream.
+    Call ``act(seat)`` before each step; until the first call (the setup) the draws are the deal's
+    own, as ``seeding.np_random(seed)`` draws them.  Every single game is dealt from the same
+    distribution as with one stream; what changes is that two games of a deal differ only by the
+    choices made: a seat's second roll of its fifth turn shows the same dice whoever sits there
+    and whatever was chosen before (duplicate deals without the rolls parting ways,
+    ``dice_envs.arena.play``).  A measurement device: the environments keep their single stream.
     """
 
     def __init__(self, seed: int) -> None:
         super().__init__(np.random.PCG64(np.random.SeedSequence(seed)))
         self.seed = seed
-        self.seat: int | None = None
-        self._draws: dict[int, int] = {}
+        self._acting: int | None = None
+        self._turns: dict[int, int] = {}
+        self._draw = 0
+
+    def act(self, seat: int) -> None:
+        """``seat`` is about to act: a new turn of its own if another seat acted last."""
+        if seat != self._acting:
+            self._turns[seat] = self._turns.get(seat, -1) + 1
+            self._acting, self._draw = seat, 0
 
     def _stream(self) -> np.random.Generator | None:
-        if self.seat is None:
+        if self._acting is None:
             return None
-        draw = self._draws.get(self.seat, 0)
-        self._draws[self.seat] = draw + 1
-        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=(self.seat, draw))))
+        key = (self._acting, self._turns[self._acting], self._draw)
+        self._draw += 1
+        return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=key)))
 
     def random(self, *args: Any, **kwargs: Any) -> Any:
         stream = self._stream()

@@ -95,7 +95,7 @@ def test_even_allocation_plays_the_same_games_at_every_table(small_ladder: Path)
 def test_rolls_keyed_by_seat_rate_an_agent_beside_the_stored_games(small_ladder: Path) -> None:
     rating = rate_agent("dino_hunt_v0", entrant_from_spec("dino_hunt_v0", "cup_counter"), games=8, seed=2, store=small_ladder, keyed_chance=True)
     assert rating.rating > rating.rung_ratings["random"] == 0
-    assert "duplicate deals (each seed in every seat rotation), rolls keyed by seat" in format_rating(rating)
+    assert "duplicate deals (each seed in every seat rotation), rolls keyed by seat and turn" in format_rating(rating)
 
 
 def test_games_go_where_the_agents_finish_is_least_certain() -> None:
