@@ -73,7 +73,7 @@ def test_an_unreadable_ladder_is_said_on_its_models_entries(monkeypatch: pytest.
 
     monkeypatch.setattr(model_ratings, "model_rung_ratings", stale)
     listing = run_models([], capsys)
-    assert "\n  ladder: unavailable: the stored ladder of dice_age_v1 at 2 players is stale\n" in listing
+    assert "\n  ladder: unavailable: the stored ladder of dice_age_v1 at 2 players is stale; unavailable: the stored ladder of dice_age_v1 at 3" in listing
     assert listing.count("ladder: unavailable: ") == len(shipped_models())
     models = json.loads(run_models(["--json"], capsys))
     for model in models:
