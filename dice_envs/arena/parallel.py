@@ -65,7 +65,7 @@ class Part:
     duplicate_deals: bool = False
     """Each seed dealt once per seat rotation (``dice_envs.arena.play.deal_seed``)."""
     keyed_chance: bool = False
-    """Chance keyed by the seat that draws it (``dice_envs.arena.play.play_games``)."""
+    """Chance keyed by the seat that draws it, its turn and the draw (``dice_envs.arena.play.play_games``)."""
 
 
 PartsPlayer = Callable[[Sequence[Part], Callable[[Part], Any]], Iterator[Any]]

@@ -69,7 +69,7 @@ def fresh_network(config: TrainConfig) -> bytes:
         ({"hyperparameters": {"ladder_interval": 0}}, "hyperparameters.ladder_interval must be at least 1"),
         ({"hyperparameters": {"chance": "half"}}, "hyperparameters.chance must be one of 'open', 'closed'"),
         ({"hyperparameters": {"n_steps": 64}}, "unknown key 'hyperparameters.n_steps'"),
-        ({"hyperparameters": {"ladder_games": 2}, "env": {"name": "dice_age_v1", "kwargs": {"num_players": 3}}}, "ladder_games needs a game the ladder plays"),
+        ({"hyperparameters": {"ladder_games": 2}, "env": {"name": "dice_age_v1", "kwargs": {"barbarians": True}}}, "ladder_games needs a game the ladder plays"),
         ({"opponents": {"self": 1.0}}, "opponents.self is not an expert_iteration opponent"),
         ({"n_envs": 4}, "'n_envs' is a key of the Stable-Baselines3 algorithms (ppo, dqn) only, not of algorithm expert_iteration"),
         ({"ray": {}}, "'ray' is a key of rllib_ppo only"),
