@@ -134,21 +134,20 @@ class SeatKeyedChance(np.random.Generator):
             self._turns[seat] = self._turns.get(seat, -1) + 1
             self._acting, self._draw = seat, 0
 
-    def _stream(self) -> np.random.Generator | None:
+    def _generator(self) -> Any:
+        """The generator the next draw comes from: the deal's own during the setup, else a fresh
+        stream spawned by the acting seat's turn and draw."""
         if self._acting is None:
-            return None
+            return super()
         key = (self._acting, self._turns[self._acting], self._draw)
         self._draw += 1
         return np.random.Generator(np.random.PCG64(np.random.SeedSequence(self.seed, spawn_key=key)))
 
     def random(self, *args: Any, **kwargs: Any) -> Any:
-        stream = self._stream()
-        return super().random(*args, **kwargs) if stream is None else stream.random(*args, **kwargs)
+        return self._generator().random(*args, **kwargs)
 
     def integers(self, *args: Any, **kwargs: Any) -> Any:
-        stream = self._stream()
-        return super().integers(*args, **kwargs) if stream is None else stream.integers(*args, **kwargs)
+        return self._generator().integers(*args, **kwargs)
 
     def permutation(self, *args: Any, **kwargs: Any) -> Any:
-        stream = self._stream()
-        return super().permutation(*args, **kwargs) if stream is None else stream.permutation(*args, **kwargs)
+        return self._generator().permutation(*args, **kwargs)
