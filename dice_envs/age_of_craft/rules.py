@@ -265,6 +265,8 @@ class AgeOfCraft(Game[AgeOfCraftState, AgeOfCraftParams]):
     state_class = AgeOfCraftState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+    max_chance_outcomes = max(FACES, len(Kind))
+    """A die's faces; a random supply card, by kind."""
 
     def __init__(self, params: AgeOfCraftParams) -> None:
         super().__init__(params)

@@ -7,25 +7,238 @@ these non-negative values, and quicker to call, which counts at every die of eve
 
 Beside each sampler, the exact distribution of what it draws (``side_odds``, ``face_count_odds``,
 ``draw_count_odds``), for the heuristics and solvers that weigh outcomes instead of sampling them.
+
+Each sampler is also a *chance event* (``Die``, ``RollCounts``, ``Draw``, ``Deal``, ``Pick``): given an
+``OutcomeTape`` in place of a generator, it takes its outcome from the tape instead of drawing one,
+and one past the tape's end it stops the engine with ``ChanceNeeded``, naming the event's outcomes
+and their exact probabilities.  That is how ``dice_envs.core.chance_nodes`` turns every random
+event of an engine into an explicit chance node without the engines knowing (the sampled path
+only pays an ``isinstance`` check a call).  Granularity, chosen so that a node has few outcomes:
+
+- ``roll_dice``, ``roll_sides``: one die at a time (a die's faces; where dice differ, as in Dino
+  Hunt, each die's own sides);
+- ``roll_counts``: the whole roll, counted by face (for engines that only count the faces: at
+  most 3003 outcomes, ten six-sided dice);
+- ``draw_counts``: the whole draw, counted by kind (multivariate hypergeometric);
+- ``shuffled``: one item at a time, uniformly from those left (items of one kind are one outcome);
+- ``pick_index``: one index, uniformly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cache, cached_property
 from itertools import product
 from math import comb, factorial, floor, prod
-from typing import Any
+from operator import add, getitem
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 Counts = tuple[int, ...]
 """How many there are of each kind (face, colour, card), by kind."""
+ValueT = TypeVar("ValueT")
+SideT = TypeVar("SideT")
+EventT = TypeVar("EventT", bound="ChanceEvent[Any]")
 
 
+# ------------------------------------------------------------------ chance events
+@dataclasses.dataclass(frozen=True)
+class ChanceEvent(Generic[ValueT]):
+    """One random event as an explicit chance node: its outcomes, each an integer id with its exact
+    probability, and the value the sampler would have returned for each."""
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        """(outcome id, probability) of every outcome that can happen, the probabilities summing to 1."""
+        raise NotImplementedError
+
+    @cached_property
+    def outcome_ids(self) -> frozenset[int]:
+        return frozenset(outcome for outcome, _ in self.outcomes)
+
+    def value(self, outcome: int) -> ValueT:
+        """What the sampler returns when ``outcome`` happens."""
+        raise NotImplementedError
+
+
+@dataclasses.dataclass(frozen=True)
+class Die(ChanceEvent[SideT]):
+    """One die showing one of its ``sides`` uniformly; equal sides are one outcome, id = the first
+    side's index."""
+
+    sides: tuple[SideT, ...]
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        first = {side: index for index, side in reversed(list(enumerate(self.sides)))}
+        return tuple((first[side], count / len(self.sides)) for side, count in Counter(self.sides).items())
+
+    def value(self, outcome: int) -> SideT:
+        return self.sides[outcome]
+
+
+@dataclasses.dataclass(frozen=True)
+class RollCounts(ChanceEvent[list[int]]):
+    """``num_dice`` fair dice counted by face; id = the index of the counts in ``compositions``."""
+
+    num_dice: int
+    num_faces: int
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        return tuple((index, p) for index, (p, _) in enumerate(face_count_odds(self.num_dice, self.num_faces)))
+
+    def value(self, outcome: int) -> list[int]:
+        return list(face_count_odds(self.num_dice, self.num_faces)[outcome][1])
+
+
+@dataclasses.dataclass(frozen=True)
+class Draw(ChanceEvent[list[int]]):
+    """``num_draws`` items drawn from a bag of ``counts``, counted by kind; id = the index in
+    ``draw_count_odds``."""
+
+    counts: Counts
+    num_draws: int
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        return tuple((index, p) for index, (p, _) in enumerate(draw_count_odds(self.counts, self.num_draws)))
+
+    def value(self, outcome: int) -> list[int]:
+        return list(draw_count_odds(self.counts, self.num_draws)[outcome][1])
+
+
+@dataclasses.dataclass(frozen=True)
+class Deal(ChanceEvent[int]):
+    """The next item of a shuffle, uniformly one of those ``left``; id = the item itself."""
+
+    left: tuple[int, ...]
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        return tuple((item, count / len(self.left)) for item, count in sorted(Counter(self.left).items()))
+
+    def value(self, outcome: int) -> int:
+        return outcome
+
+
+@dataclasses.dataclass(frozen=True)
+class Pick(ChanceEvent[int]):
+    """One of ``size`` indices, uniformly; id = the index."""
+
+    size: int
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        return tuple((index, 1 / self.size) for index in range(self.size))
+
+    def value(self, outcome: int) -> int:
+        return outcome
+
+
+@cache
+def chance_event(kind: type[EventT], *fields: Any) -> EventT:
+    """The event ``kind(*fields)``, made once: its outcomes are worked out once however often it is met."""
+    return kind(*fields)
+
+
+class ChanceNeeded(Exception):
+    """Raised by a chance event met one past the end of an ``OutcomeTape``: the engine stops there,
+    and the event is the chance node's."""
+
+    def __init__(self, event: ChanceEvent[Any]) -> None:
+        super().__init__(f"an outcome of {event} is needed")
+        self.event = event
+
+
+class UndeclaredChanceError(RuntimeError):
+    """An engine drew from its generator directly, not through a chance event of this module."""
+
+
+class OutcomeTape(np.random.Generator):
+    """A generator that draws nothing: each chance event takes the next outcome id of ``outcomes``
+    (an event with one outcome takes it without using the tape), and the first event past the
+    end raises ``ChanceNeeded``.  Drawing from it directly raises ``UndeclaredChanceError``, so an
+    engine that rolls around this module is caught, not silently given fresh randomness."""
+
+    def __init__(self, outcomes: Sequence[int] = ()) -> None:
+        super().__init__(np.random.PCG64(0))
+        self.outcomes = outcomes
+        self.used = 0
+
+    def outcome(self, event: ChanceEvent[ValueT]) -> ValueT:
+        """The value of ``event``'s outcome on the tape (see the class docstring)."""
+        choices = event.outcomes
+        if len(choices) == 1:
+            return event.value(choices[0][0])
+        if self.used == len(self.outcomes):
+            raise ChanceNeeded(event)
+        outcome = self.outcomes[self.used]
+        self.used += 1
+        return event.value(outcome)
+
+    def _undeclared(self, *args: Any, **kwargs: Any) -> Any:
+        raise UndeclaredChanceError("an engine drew from its generator directly; draw through dice_envs.core.chance")
+
+    random = integers = permutation = choice = shuffle = _undeclared
+
+
+# ------------------------------------------------------------------ samplers
 def roll_dice(rng: np.random.Generator, num_dice: int, num_faces: int = 6) -> list[int]:
     """Face indices ``0 .. num_faces-1`` of ``num_dice`` fair dice."""
+    if isinstance(rng, OutcomeTape):
+        die = chance_event(Die, tuple(range(num_faces)))
+        return [rng.outcome(die) for _ in range(num_dice)]
     return faces_of(rng.random(num_dice).tolist(), num_faces)
+
+
+def roll_sides(rng: np.random.Generator, dice: Sequence[tuple[SideT, ...]], num_faces: int = 6) -> list[SideT]:
+    """What each of these dice shows, a die given as its ``num_faces`` sides: ``roll_dice`` mapped
+    through them."""
+    if isinstance(rng, OutcomeTape):
+        return [rng.outcome(chance_event(Die, sides)) for sides in dice]
+    return list(map(getitem, dice, faces_of(rng.random(len(dice)).tolist(), num_faces)))
+
+
+def draw_then_roll(
+    rng: np.random.Generator,
+    cup: list[int],
+    num_draws: int,
+    hand: Sequence[int],
+    dice_of_hand: Mapping[tuple[int, ...], Sequence[tuple[SideT, ...]]],
+    num_faces: int = 6,
+) -> tuple[list[int], list[SideT]]:
+    """Draw ``num_draws`` dice from a cup (counts by kind, as ``draw_counts``), add them to the
+    ``hand`` (counts by kind) and roll every die of the hand, ``dice_of_hand[hand]`` in its order
+    (as ``roll_sides``): the drawn counts and what each die shows.  One batch of uniforms, the
+    stream of the two in turn at one call of the generator (Dino Hunt's every roll is this)."""
+    if isinstance(rng, OutcomeTape):
+        drawn = draw_counts(rng, cup, num_draws)
+        return drawn, roll_sides(rng, dice_of_hand[tuple(map(add, hand, drawn))], num_faces)
+    uniforms = rng.random(num_draws + sum(hand) + num_draws).tolist()
+    drawn = counts_drawn(cup, uniforms[:num_draws])
+    dice = dice_of_hand[tuple(map(add, hand, drawn))]
+    return drawn, list(map(getitem, dice, faces_of(uniforms[num_draws:], num_faces)))
+
+
+def roll_counts(rng: np.random.Generator, num_dice: int, num_faces: int = 6) -> list[int]:
+    """How many of ``num_dice`` fair dice show each face (``roll_dice``, counted)."""
+    if isinstance(rng, OutcomeTape):
+        return rng.outcome(chance_event(RollCounts, num_dice, num_faces))
+    counts = [0] * num_faces
+    for face in faces_of(rng.random(num_dice).tolist(), num_faces):
+        counts[face] += 1
+    return counts
+
+
+def pick_index(rng: np.random.Generator, size: int) -> int:
+    """An index below ``size``, uniformly."""
+    if isinstance(rng, OutcomeTape):
+        return rng.outcome(chance_event(Pick, size))
+    return int(rng.integers(size))
 
 
 def faces_of(uniforms: list[float], num_faces: int = 6) -> list[int]:
@@ -65,6 +278,8 @@ def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> 
     total = sum(counts)
     if not 0 <= num_draws <= total:
         raise ValueError(f"cannot draw {num_draws} from a bag of {total}")
+    if isinstance(rng, OutcomeTape):
+        return rng.outcome(chance_event(Draw, tuple(counts), num_draws))
     if not num_draws:
         return [0] * len(counts)  # an empty batch of uniforms would consume nothing: skip asking for it
     return counts_drawn(counts, rng.random(num_draws).tolist())
@@ -104,6 +319,14 @@ def draw_count_odds(counts: Counts, num_draws: int) -> tuple[tuple[float, Counts
 
 def shuffled(rng: np.random.Generator, items: list[int]) -> list[int]:
     """A new list with ``items`` in random order."""
+    if isinstance(rng, OutcomeTape):
+        left = sorted(items)
+        order = []
+        while left:
+            item = rng.outcome(chance_event(Deal, tuple(left)))
+            left.remove(item)
+            order.append(item)
+        return order
     return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 

@@ -102,6 +102,9 @@ class Game(abc.ABC, Generic[StateT, ParamsT]):
     """The action table: index -> short description.  The action space is ``Discrete(len)``."""
     default_max_steps: ClassVar[int] = 10_000
     """Step cap after which every agent is truncated."""
+    max_chance_outcomes: ClassVar[int]
+    """One more than the largest outcome id of any chance event of the game (OpenSpiel's
+    ``max_chance_outcomes``; ``dice_envs.core.chance``'s events say what their ids are)."""
     max_turn_points: ClassVar[int | None] = None
     """In a race to a target score played in turns of one player's decisions (Dino Hunt, Dalek
     Dice): the most points one turn can score.  ``None`` in the other games."""

@@ -12,7 +12,7 @@ from itertools import compress
 
 import numpy as np
 
-from dice_envs.core.chance import roll_dice
+from dice_envs.core.chance import face_count_odds, roll_counts
 from dice_envs.core.engine import TERMINAL, Game
 from dice_envs.core.race import Race, end_turn
 from dice_envs.dalek_dice.actions import ACTION_NAMES, KEEP_ACTIONS, NUM_SCORING_FACES, ROLL, STOP
@@ -47,6 +47,8 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
     action_names = ACTION_NAMES
     default_max_steps = 20_000
     max_turn_points = MAX_TURN_POINTS
+    max_chance_outcomes = len(face_count_odds(NUM_DICE, NUM_FACES))
+    """A roll of all ten dice, counted by face: 3003 outcomes."""
 
     def initial_state(self, rng: np.random.Generator) -> DalekDiceState:
         state = DalekDiceState(
@@ -97,9 +99,7 @@ class DalekDice(Game[DalekDiceState, DalekDiceParams]):
                 self._end_turn(state, EXTERMINATE if state.exterminates >= THREE else NO_DICE_LEFT)
 
     def _roll(self, state: DalekDiceState, rng: np.random.Generator) -> None:
-        faces = [0] * NUM_FACES
-        for face in roll_dice(rng, state.to_reroll + sum(state.rolled)):  # all the dice left
-            faces[face] += 1
+        faces = roll_counts(rng, state.to_reroll + sum(state.rolled), NUM_FACES)  # all the dice left
         state.last_roll = faces
         state.rolls += 1
         state.rolled = rolled = faces[:NUM_SCORING_FACES]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dice_envs.core.chance import draw_counts, roll_dice, shuffled
+from dice_envs.core.chance import draw_count_odds, draw_counts, roll_dice, shuffled
 from dice_envs.core.encoding import relative_seats
 from dice_envs.core.engine import TERMINAL, Game
 from dice_envs.dice_age.actions import (
@@ -101,6 +101,8 @@ class DiceAge(Game[DiceAgeState, DiceAgeParams]):
     state_class = DiceAgeState
     action_names = ACTION_NAMES
     default_max_steps = 5_000
+    max_chance_outcomes = max(FACES, len(Prey), len(Prosperity), len(Honor), len(draw_count_odds(SHELL_TILES, max(SHELLS_TRADED.values()))))
+    """A die's faces, a prey card, a prosperity or honor card, the shell tiles drawn in a trade."""
 
     def __init__(self, params: DiceAgeParams) -> None:
         super().__init__(params)

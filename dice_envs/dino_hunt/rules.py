@@ -9,11 +9,10 @@ turn with nothing; needing to draw from an empty cup turns the Leaves into Dinos
 from __future__ import annotations
 
 from itertools import product
-from operator import getitem
 
 import numpy as np
 
-from dice_envs.core.chance import counts_drawn, faces_of
+from dice_envs.core.chance import draw_count_odds, draw_then_roll
 from dice_envs.core.engine import TERMINAL, Game
 from dice_envs.core.race import Race, end_turn
 from dice_envs.dino_hunt.actions import ACTION_NAMES, ROLL, STOP
@@ -63,6 +62,8 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
     action_names = ACTION_NAMES
     default_max_steps = 20_000
     max_turn_points = MAX_TURN_POINTS
+    max_chance_outcomes = len(draw_count_odds(DICE_PER_COLOUR, DICE_PER_ROLL))
+    """The first draw: three dice of the full cup, by colour (9 outcomes; a die shows one of 6 faces)."""
 
     def initial_state(self, rng: np.random.Generator) -> DinoHuntState:
         return DinoHuntState(
@@ -97,14 +98,10 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
             self._end_turn(state, CUP_EMPTY, sum(state.dinos) + in_hand)
             return
         num_drawn = min(DICE_PER_ROLL - in_hand, in_cup)
-        # One batch of uniforms for the draw and then the roll of every die in hand: the stream
-        # that asking for each in turn would use, at one call of the generator instead of two.
-        uniforms = rng.random(num_drawn + in_hand + num_drawn).tolist()
-        green, yellow, red = counts_drawn(cup, uniforms[:num_drawn])
+        (green, yellow, red), last_roll = draw_then_roll(rng, cup, num_drawn, leaves, DICE_OF_HAND)
         cup[0] -= green
         cup[1] -= yellow
         cup[2] -= red
-        last_roll = outcomes(DICE_OF_HAND[leaves[0] + green, leaves[1] + yellow, leaves[2] + red], uniforms[num_drawn:])
         leaves = [0, 0, 0]
         footprints = state.footprints
         tallies = (state.dinos, leaves, footprints)
@@ -142,8 +139,3 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
 
     def score_normaliser(self) -> float:
         return float(self.params.target_score)
-
-
-def outcomes(dice: tuple[DieOutcomes, ...], uniforms: list[float]) -> list[tuple[int, int]]:
-    """(colour, face) of each of these dice, rolled with one uniform each."""
-    return list(map(getitem, dice, faces_of(uniforms)))  # each die's outcome for its face index

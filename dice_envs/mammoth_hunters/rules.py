@@ -23,7 +23,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from dice_envs.core.chance import shuffled
+from dice_envs.core.chance import pick_index, shuffled
 from dice_envs.core.engine import TERMINAL, Game
 from dice_envs.mammoth_hunters.actions import (
     ACTION_NAMES,
@@ -136,6 +136,8 @@ class MammothHunters(Game[MammothHuntersState, MammothHuntersParams]):
     state_class = MammothHuntersState
     action_names = ACTION_NAMES
     default_max_steps = 20_000
+    max_chance_outcomes = max(len(Card), len(FIRE_TILES), MAX_PLAYERS)
+    """A card dealt, by kind; a fire tile picked from a region; a seat among those tied last."""
 
     def __init__(self, params: MammothHuntersParams) -> None:
         super().__init__(params)
@@ -518,4 +520,4 @@ def last_place(state: MammothHuntersState, rng: np.random.Generator) -> int:
     keys = [(p.score, hunters_on_board(state, seat), p.stones) for seat, p in enumerate(state.players)]
     lowest = min(keys)
     tied = [seat for seat, key in enumerate(keys) if key == lowest]
-    return tied[int(rng.integers(len(tied)))] if len(tied) > 1 else tied[0]
+    return tied[pick_index(rng, len(tied))] if len(tied) > 1 else tied[0]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from dice_envs.core.chance import pick_index
 from dice_envs.mammoth_hunters.actions import (
     DONE,
     HUNTER,
@@ -348,7 +349,7 @@ def choose_fire_from(game: Engine, state: MammothHuntersState, action: int, rng:
 
 def choose_fire_to(game: Engine, state: MammothHuntersState, action: int, rng: np.random.Generator) -> None:
     tiles = state.regions[state.effect.region].fire
-    moved = tiles.pop(int(rng.integers(len(tiles))))  # blind: the mover cannot look
+    moved = tiles.pop(pick_index(rng, len(tiles)))  # blind: the mover cannot look
     state.regions[action - REGION].fire.append(moved)
     done(game, state, rng)
 

@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 from dice_envs import dino_hunt_v0
+from dice_envs.core.chance import Die as DieEvent
 from dice_envs.core.engine import TERMINAL, ParameterError
 from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import DICE_PER_COLOUR, FACES_BY_COLOUR, MAX_TURN_POINTS, Colour, Face
-from dice_envs.dino_hunt.rules import DICE_OF_HAND, DinoHunt, outcomes
+from dice_envs.dino_hunt.rules import DICE_OF_HAND, DinoHunt
 from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState, TurnEnd
 from tests.helpers import ScriptedRng, pick
 
@@ -121,14 +122,15 @@ def assert_turn_passed(state: DinoHuntState, to: int) -> None:
 def test_dice_colours_and_faces() -> None:
     """Ruling: "10 dice: 5 green Apatosaurus (3 Dino, 2 Leaves, 1 Footprint), 3 yellow Triceratops
     (2 Dino, 2 Leaves, 2 Footprint), 2 red Tyrannosaurus (1 Dino, 2 Leaves, 3 Footprint)."
-    Each face is checked through the engine's own dice table and roll."""
+    Each face is checked through the engine's own dice table and the chance event it rolls."""
     state = DinoHunt.from_kwargs().initial_state(np.random.default_rng(0))
     assert state.cup == [5, 3, 2]
     expected = {G: (3, 2, 1), Y: (2, 2, 2), R: (1, 2, 3)}
     for colour, (dinos, leaves, footprints) in expected.items():
         hand = [1 if c == colour else 0 for c in Colour]
-        faces = [outcomes(DICE_OF_HAND[tuple(hand)], [pick(i, 6)])[0][1] for i in range(6)]
-        assert (faces.count(DINO), faces.count(LEAVES), faces.count(FOOT)) == (dinos, leaves, footprints)
+        (die,) = DICE_OF_HAND[tuple(hand)]
+        odds = {DieEvent(die).value(outcome)[1]: p for outcome, p in DieEvent(die).outcomes}
+        assert odds == {face: count / 6 for face, count in zip((DINO, LEAVES, FOOT), (dinos, leaves, footprints))}
 
 
 def test_default_parameters() -> None:
