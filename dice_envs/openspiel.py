@@ -33,11 +33,16 @@ import json
 from typing import Any
 
 import numpy as np
-import pyspiel
 
 import dice_envs
 from dice_envs.core.chance_nodes import CHANCE, ChanceNode, ExplicitChance
 from dice_envs.core.engine import TERMINAL, Game, ParameterError
+from dice_envs.core.extras import missing_extra
+
+try:
+    import pyspiel
+except ModuleNotFoundError as error:  # one line that names the extra to install
+    raise missing_extra(error, "dice_envs.openspiel") or error from None
 
 PREFIX = "dice_envs_"
 """Each game's OpenSpiel name is this and its environment name."""

@@ -30,7 +30,7 @@ LAYERS: dict[str, int] = {"core": 0, "games": 1, "registry": 2, "agents": 3, "ar
 LAYER_PATTERNS: tuple[tuple[str, str], ...] = (
     ("core", rf"{PACKAGE}\.core(\..+)?"),
     ("games", rf"{PACKAGE}\.({'|'.join(GAMES)})(\..+)?"),
-    ("registry", rf"{PACKAGE}|{PACKAGE}\.({'|'.join(GAMES)})_v\d+|{PACKAGE}\.game_log"),
+    ("registry", rf"{PACKAGE}|{PACKAGE}\.({'|'.join(GAMES)})_v\d+|{PACKAGE}\.game_log|{PACKAGE}\.openspiel"),
     ("agents", rf"{PACKAGE}\.agents(\..+)?"),
     ("arena", rf"{PACKAGE}\.arena(\..+)?"),
     ("training", rf"{PACKAGE}\.training(\..+)?"),

@@ -2,7 +2,7 @@
 
 A base install (``pip install dice-envs``) plays every game with scripted agents; training and
 trained models need the ``train`` extra (torch, Stable-Baselines3), the web app ``web``, RLlib
-and Ray play ``rllib``.  Code that needs one imports it through ``import_with_extra``, so a
+and Ray play ``rllib``, OpenSpiel's games ``openspiel``.  Code that needs one imports it through ``import_with_extra``, so a
 missing package is a ``MissingExtraError`` naming the extra to install, not a
 ``ModuleNotFoundError`` from deep inside.
 """
@@ -28,6 +28,7 @@ EXTRA_OF: dict[str, str] = {
     "starlette": "web",
     "h11": "web",
     "ray": "rllib",
+    "pyspiel": "openspiel",
 }
 """The top-level package each optional dependency installs, and the extra that brings it."""
 
