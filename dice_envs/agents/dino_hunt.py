@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import abc
 import functools
-from itertools import product
 from typing import Any
 
 import numpy as np
 
 from dice_envs.agents.base import Agent
-from dice_envs.core.chance import draw_count_odds, side_odds
+from dice_envs.agents.solvers.dino_hunt import dice_roll, roll_chance
 from dice_envs.dino_hunt.actions import ROLL, STOP
-from dice_envs.dino_hunt.data import COLOURS, DICE_PER_ROLL, FACES_BY_COLOUR, STOMPS_TO_END_TURN, Face
-
-FACE_ODDS = [side_odds(faces, len(Face)) for faces in FACES_BY_COLOUR]
-"""Probability of Dino, Leaves, Footprint for each colour."""
+from dice_envs.dino_hunt.data import COLOURS, STOMPS_TO_END_TURN
+from dice_envs.dino_hunt.state import cup_runs_out
 
 
 def behind_in_last_round(view: dict[str, Any]) -> bool:
@@ -65,16 +62,16 @@ class CupCounter(DinoHuntAgent):
 @functools.cache  # a few thousand positions; agents used as training opponents ask millions of times
 def next_roll_odds(leaves: tuple[int, ...], cup: tuple[int, ...], stomps_to_bust: int) -> tuple[float, float]:
     """For the next roll: the chance of reaching ``stomps_to_bust`` more Footprints, and the
-    expected new Dinos counted only when that does not happen."""
+    expected new Dinos counted only when that does not happen (the engine's chance: ``roll_chance``).
+    Where the cup runs out, rolling scores the Leaves in hand with no risk."""
+    if cup_runs_out(sum(leaves), sum(cup)):
+        return 0.0, float(sum(leaves))
     bust = gain = 0.0
-    for p_hand, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
-        dice = [colour for colour, count in enumerate(drawn) for _ in range(leaves[colour] + count)]
-        for faces in product(range(len(Face)), repeat=len(dice)):
-            p = p_hand
-            for colour, face in zip(dice, faces):
-                p *= FACE_ODDS[colour][face]
-            if faces.count(Face.FOOTPRINT) >= stomps_to_bust:
+    for p_draw, _, dice in roll_chance(cup, leaves):
+        for (_, new_leaves, footprints), p_roll in dice_roll(dice).items():
+            p = p_draw * p_roll
+            if sum(footprints) >= stomps_to_bust:
                 bust += p
             else:
-                gain += p * faces.count(Face.DINO)
+                gain += p * (len(dice) - sum(new_leaves) - sum(footprints))  # the dice that show Dinos
     return bust, gain

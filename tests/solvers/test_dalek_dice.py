@@ -3,6 +3,7 @@ reference, and simulation of the optimal agent through the real environment."""
 
 from __future__ import annotations
 
+import math
 from itertools import product
 
 import numpy as np
@@ -170,3 +171,15 @@ def test_heuristics_score_less_than_the_optimum() -> None:
         _, _, high = points_per_turn("dalek_dice_v0", name, turns=600, seed=9, z=Z_999)
         assert high < optimum, name
     assert np.isfinite(optimum) and 10 < optimum < 20
+
+
+@pytest.mark.parametrize("n", [1, 4, NUM_DICE])
+def test_the_solvers_rolls_are_the_engines_chance_nodes(n: int) -> None:
+    """``engine_roll`` is the engine's chance node for a roll of ``n`` dice: every count of the six
+    faces, multinomially likely."""
+    outcomes = solver.engine_roll(n)
+    assert len(outcomes) == len({tuple(counts) for _, counts in outcomes}) == math.comb(n + 5, 5)
+    assert abs(sum(p for p, _ in outcomes) - 1) < 1e-12
+    assert all(sum(counts) == n and len(counts) == len(Face) for _, counts in outcomes)
+    all_human_4 = next(p for p, counts in outcomes if counts[Face.HUMAN_4] == n)
+    assert all_human_4 == pytest.approx(6.0**-n)

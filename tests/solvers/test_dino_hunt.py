@@ -14,6 +14,7 @@ from dice_envs.agents import make_agent
 from dice_envs.agents.solvers import dino_hunt as solver
 from dice_envs.arena.optimality import points_per_turn
 from dice_envs.dino_hunt.actions import ROLL, STOP
+from dice_envs.dino_hunt.data import FACES_BY_COLOUR
 from dice_envs.dino_hunt.rules import DinoHunt
 from dice_envs.dino_hunt.state import Decision, DinoHuntParams, DinoHuntState
 from tests.helpers import ScriptedRng, pick
@@ -165,3 +166,21 @@ def test_optimal_points_agent_reads_only_the_observation() -> None:
     env.set_state(solver.canonical_state(((1, 0, 0), (0, 0, 2), 0), num_players=3))
     obs = env.observe(env.agent_selection)
     assert agent.act(obs["observation"], obs["action_mask"]) == ROLL
+
+
+def test_the_solvers_chance_is_read_off_the_engines_chance_nodes() -> None:
+    """``roll_chance`` walks the engine's explicit chance: from a full cup, the draw of three (9
+    outcomes by colour, hypergeometric) and then a ``Die`` event per die, showing its colour's faces."""
+    chance = solver.roll_chance((5, 3, 2), (0, 0, 0))
+    assert len(chance) == 9 and abs(sum(p for p, _, _ in chance) - 1) < 1e-12
+    draws = {drawn: p for p, drawn, _ in chance}
+    assert draws[(3, 0, 0)] == pytest.approx(10 / 120) and draws[(1, 1, 1)] == pytest.approx(30 / 120)
+    for _, drawn, dice in chance:
+        assert [colour for die in dice for (colour, _), _ in die[:1]] == [c for c, n in enumerate(drawn) for _ in range(n)]
+        for die in dice:
+            (colour, _), _ = die[0]
+            faces = FACES_BY_COLOUR[colour]
+            assert {face: p for (_, face), p in die} == pytest.approx({face: faces.count(face) / 6 for face in set(faces)})
+    (certain,) = solver.roll_chance((0, 0, 1), (1, 1, 0))  # the one die left is drawn for sure: no draw node
+    assert certain[:2] == (1.0, (0, 0, 1)) and len(certain[2]) == 3
+    assert solver.roll_chance((0, 0, 0), (1, 1, 0)) == ()  # the cup has run out: rolling ends the turn, no chance

@@ -6,8 +6,9 @@ Between rolls the state that matters is
 
 because the engine's ``turn_points`` depends only on the Humans, the Daleks and whether dice are
 left, and the next roll only on ``n``; which faces made up ``H`` and ``D`` never matters again.
-A roll of ``n`` dice is enumerated exactly (multinomial over the six faces,
-``core.chance.face_count_odds``: at most 3003 outcomes for ten dice) and grouped by the
+A roll of ``n`` dice is enumerated exactly, as the engine's chance node lists it (``engine_roll``:
+``dice_envs.core.chance_nodes``, multinomial over the six faces, at most 3003 outcomes for ten
+dice), and grouped by the
 Human/Dalek faces shown ``r = (Human 4, Human 2, Dalek 3, Dalek 2)`` and whether a Doctor /
 an Exterminate! showed (the engine keeps one of each automatically and sets the others aside to
 roll again).  Then, mirroring
@@ -44,11 +45,12 @@ import numpy as np
 
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
-from dice_envs.core.chance import face_count_odds
+from dice_envs.core.chance_nodes import ExplicitChance
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.actions import KEEP_ACTIONS, ROLL, STOP
 from dice_envs.dalek_dice.data import DALEK_VALUES, HUMAN_VALUES, MAX_TURN_POINTS, NO_DICE_LEFT_BONUS, NUM_DICE, THREE, Face
 from dice_envs.dalek_dice.encoding import ROLLS_SEEN
+from dice_envs.dalek_dice.rules import DalekDice
 from dice_envs.dalek_dice.state import DalekDiceState, Decision, TurnEnd, turn_points
 
 if TYPE_CHECKING:
@@ -87,6 +89,18 @@ def exterminate_points(h: Any, none_left: Any) -> Any:
 
 
 @functools.cache
+def engine_roll(n: int) -> tuple[tuple[float, list[int]], ...]:
+    """The engine's chance node for a roll of ``n`` dice (``ExplicitChance`` over ``DalekDice``, at a
+    position with ``n`` dice left to roll): each outcome's probability and its dice counted by face."""
+    view = ExplicitChance(DalekDice.from_kwargs())
+    kept = (NUM_DICE - n, 0, 0, 0)  # Human 4s kept: any keeps leaving n dice would do
+    state = _engine_state((int(Decision.KEEP), (0,) * SCORING, kept, 0, 0, n, 1, 1), Race.new(2))
+    node = view.apply_action(view.decision(state), ROLL)
+    assert node.event is not None, "a roll is a chance node"
+    return tuple((p, node.event.value(outcome)) for outcome, p in node.outcomes)
+
+
+@functools.cache
 def roll_table(n: int) -> dict[tuple[int, int], np.ndarray]:
     """For ``n`` dice: {(Doctor shown, Exterminate! shown): P[r]} with ``r`` the Human/Dalek faces,
     an array of shape ``(m + 1,) * 4``, ``m = n - Doctor shown - Exterminate! shown``."""
@@ -95,7 +109,7 @@ def roll_table(n: int) -> dict[tuple[int, int], np.ndarray]:
         for fe in (0, 1):
             if n - fd - fe >= 0:
                 tables[(fd, fe)] = np.zeros((n - fd - fe + 1,) * SCORING)
-    for p, counts in face_count_odds(n, len(Face)):
+    for p, counts in engine_roll(n):
         fd, fe = int(counts[Face.DOCTOR] > 0), int(counts[Face.EXTERMINATE] > 0)
         tables[(fd, fe)][tuple(counts[:SCORING])] += p
     return {key: table for key, table in tables.items() if table.any()}

@@ -6,11 +6,10 @@ matters is
     (dice in the cup by colour, Leaves in hand by colour, Footprints set aside)
 
 and the Dinos set aside follow from it (``10 - cup - Leaves - Footprints``); the colours of the
-Dinos and Footprints set aside never matter again.  Chance is enumerated exactly from the engine's
-data: the draw is multivariate hypergeometric over the cup by colour (the engine draws one die at a
-time, uniformly from what is left: the same distribution, ``core.chance.draw_count_odds``), then
-every die shows a face from ``FACES_BY_COLOUR`` (``core.chance.side_odds``).  The transitions
-mirror ``dice_envs/dino_hunt/rules.py``:
+Dinos and Footprints set aside never matter again.  Chance is the engine's own, read off its
+chance nodes (``roll_chance``: ``dice_envs.core.chance_nodes``): the draw from the cup by colour
+(the engine's ``Draw`` event, multivariate hypergeometric), then every die in hand (a ``Die`` event
+each, the faces of its colour).  The transitions follow ``dice_envs/dino_hunt/rules.py``:
 
 * three or more Footprints after a roll: the turn ends with 0 points;
 * otherwise, fewer than three Leaves in hand and an empty cup (``must_draw_from_empty_cup``): the
@@ -41,19 +40,20 @@ from typing import Any
 import numpy as np
 
 from dice_envs.agents.base import Agent
-from dice_envs.core.chance import draw_count_odds, side_odds
+from dice_envs.core.chance import Die, Draw
+from dice_envs.core.chance_nodes import ExplicitChance
 from dice_envs.core.race import Race
 from dice_envs.dino_hunt.actions import ROLL, STOP
 from dice_envs.dino_hunt.data import (
     DICE_PER_COLOUR,
     DICE_PER_ROLL,
-    FACES_BY_COLOUR,
     MAX_TURN_POINTS,
     STOMPS_TO_END_TURN,
     TOTAL_DICE,
     Face,
 )
 from dice_envs.dino_hunt.encoding import ROLLS_SEEN
+from dice_envs.dino_hunt.rules import DinoHunt
 from dice_envs.dino_hunt.state import Decision, DinoHuntState, TurnEnd, cup_runs_out
 
 NUM_COLOURS = len(DICE_PER_COLOUR)
@@ -70,29 +70,48 @@ def dinos_of(state: TurnState) -> int:
     return TOTAL_DICE - sum(cup) - sum(leaves) - footprints
 
 
-@functools.cache
-def _colour_roll(colour: int, dice: int) -> tuple[tuple[float, int, int, int], ...]:
-    """(probability, Dinos, Leaves, Footprints) for ``dice`` dice of one colour (multinomial)."""
-    dino, leaves, foot = side_odds(FACES_BY_COLOUR[colour], len(Face))  # in ``Face`` order
-    out = []
-    for d in range(dice + 1):
-        for f in range(dice - d + 1):
-            lv = dice - d - f
-            ways = math.factorial(dice) // (math.factorial(d) * math.factorial(lv) * math.factorial(f))
-            p = ways * dino**d * leaves**lv * foot**f
-            if p > 0:
-                out.append((p, d, lv, f))
-    return tuple(out)
+DieOdds = tuple[tuple[tuple[int, int], float], ...]
+"""One die's outcomes, as the engine's ``Die`` event lists them: ((colour, face), probability)."""
+RollChance = tuple[tuple[float, Counts, tuple[DieOdds, ...]], ...]
 
 
 @functools.cache
-def hand_roll(hand: Counts) -> dict[tuple[int, int, Counts], float]:
-    """Distribution of (new Dinos, new Footprints, Leaves by colour) when rolling ``hand``."""
-    out: dict[tuple[int, int, Counts], float] = defaultdict(float)
-    for parts in product(*(_colour_roll(colour, count) for colour, count in enumerate(hand))):
-        p = math.prod(part[0] for part in parts)
-        key = (sum(part[1] for part in parts), sum(part[3] for part in parts), tuple(part[2] for part in parts))
-        out[key] += p
+def roll_chance(cup: Counts, leaves: Counts) -> RollChance:
+    """What ``roll`` draws and rolls with ``cup`` and ``leaves`` in hand, read off the engine's
+    chance nodes (``ExplicitChance`` over ``DinoHunt``): for each draw, its probability, the dice it
+    draws by colour, and the outcomes of every die then in hand.  The dice are read along one
+    branch: each die is an event of its own, whatever the others show.  Empty where ``roll`` draws
+    nothing from chance (the cup runs out: the turn ends)."""
+    view = ExplicitChance(DinoHunt.from_kwargs())
+    node = view.apply_action(view.decision(canonical_state((cup, leaves, 0))), ROLL)
+    if not node.is_chance:
+        return ()
+    draws = [(p, view.apply_outcome(node, outcome)) for outcome, p in node.outcomes] if isinstance(node.event, Draw) else [(1.0, node)]
+    chance = []
+    for p_draw, branch in draws:
+        dice: list[Die[tuple[int, int]]] = []
+        while branch.is_chance:
+            assert isinstance(branch.event, Die), f"a roll after the draw is dice, not {branch.event}"
+            dice.append(branch.event)
+            branch = view.apply_outcome(branch, branch.event.outcomes[0][0])
+        hand = [0] * NUM_COLOURS
+        for die in dice:
+            hand[die.sides[0][0]] += 1
+        drawn = tuple(h - held for h, held in zip(hand, leaves))
+        chance.append((p_draw, drawn, tuple(tuple((die.value(outcome), q) for outcome, q in die.outcomes) for die in dice)))
+    return tuple(chance)
+
+
+@functools.cache
+def dice_roll(dice: tuple[DieOdds, ...]) -> dict[tuple[Counts, Counts, Counts], float]:
+    """Distribution of (new Dinos, Leaves, new Footprints), each by colour, when these dice roll."""
+    out: dict[tuple[Counts, Counts, Counts], float] = defaultdict(float)
+    for faces in product(*dice):
+        tallies = [[0] * NUM_COLOURS for _ in Face]
+        for (colour, face), _ in faces:
+            tallies[face][colour] += 1
+        dinos, leaves, footprints = (tuple(row) for row in tallies)  # in ``Face`` order
+        out[(dinos, leaves, footprints)] += math.prod(p for _, p in faces)
     return dict(out)
 
 
@@ -105,11 +124,11 @@ def roll_outcomes(state: TurnState) -> tuple[dict[int, float], dict[TurnState, f
     if cup_runs_out(sum(leaves), sum(cup)):
         ends[dinos + sum(leaves)] = 1.0
         return dict(ends), {}
-    for p_draw, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
-        hand = tuple(a + b for a, b in zip(leaves, drawn))
+    for p_draw, drawn, dice in roll_chance(cup, leaves):
         new_cup = tuple(a - b for a, b in zip(cup, drawn))
-        for (new_dinos, new_feet, new_leaves), p_roll in hand_roll(hand).items():
+        for (dinos_by_colour, new_leaves, feet_by_colour), p_roll in dice_roll(dice).items():
             p = p_draw * p_roll
+            new_dinos, new_feet = sum(dinos_by_colour), sum(feet_by_colour)
             feet = footprints + new_feet
             if feet >= STOMPS_TO_END_TURN:
                 ends[0] += p
@@ -388,14 +407,12 @@ def _coloured_rolls(cup: Counts, leaves: Counts) -> tuple[tuple[float, Counts, C
     of new Footprints, and the points added if the roll empties the cup with fewer than three Leaves
     showing, which ends the turn; -1 if not)."""
     out = []
-    for p_draw, drawn in draw_count_odds(cup, min(DICE_PER_ROLL - sum(leaves), sum(cup))):
-        hand = tuple(a + b for a, b in zip(leaves, drawn))
+    for p_draw, drawn, dice in roll_chance(cup, leaves):
         new_cup = tuple(a - b for a, b in zip(cup, drawn))
-        for parts in product(*(_colour_roll(colour, count) for colour, count in enumerate(hand))):
-            chances, dinos, new_leaves, feet = zip(*parts)  # each colour's, in colour order
+        for (dinos, new_leaves, feet), p_roll in dice_roll(dice).items():
             cup_empty = sum(new_leaves) < DICE_PER_ROLL and sum(new_cup) == 0
             gain = sum(dinos) + sum(new_leaves) if cup_empty else -1
-            out.append((p_draw * math.prod(chances), new_cup, dinos, new_leaves, feet, sum(feet), gain))
+            out.append((p_draw * p_roll, new_cup, dinos, new_leaves, feet, sum(feet), gain))
     return tuple(out)
 
 
