@@ -240,7 +240,7 @@ def test_the_chance_option_comes_from_the_spec() -> None:
     assert parse_options("mcts:chance=closed,objective=turn") == SearchOptions(chance="closed", objective="turn")
     env = dice_envs.make("dino_hunt_v0")
     assert make_agent("dino_hunt_v0", "mcts:chance=closed,model=dino_hunt_ppo", env).options.chance == "closed"
-    with pytest.raises(ParameterError, match="mcts: chance must be one of open, closed, got 'shut'"):
+    with pytest.raises(ParameterError, match="mcts: chance must be one of open, closed, expected, got 'shut'"):
         make_agent("dino_hunt_v0", "mcts:chance=shut", env)
 
 
@@ -250,7 +250,7 @@ def test_the_benchmark_passes_search_options_to_its_rows(capsys: pytest.CaptureF
 
     rows = search_convergence("dino_hunt_v0", [3], turns=4, seed=1, options="chance=closed")
     assert [row.spec for row in rows] == ["mcts:objective=turn,simulations=3,chance=closed"]
-    for bad, message in [("chance=shut", "chance must be one of open, closed"), ("simulations=5", "the rows set simulations and objective=turn")]:
+    for bad, message in [("chance=shut", "chance must be one of open, closed, expected"), ("simulations=5", "the rows set simulations and objective=turn")]:
         with pytest.raises(SystemExit):
             main(["optimality", "--search-budgets", "3", "--search-options", bad])
         assert message in capsys.readouterr().err
@@ -307,3 +307,53 @@ def test_a_closed_loop_tells_rolls_apart_where_an_open_loop_mixes_them() -> None
     }
     assert picks["closed"] == [KEEP_HUMAN_4] * 10
     assert picks["open"].count(ROLL) >= 6
+
+
+@pytest.mark.parametrize("env_name", ["dino_hunt_v0", "dalek_dice_v0", "age_of_craft_v1"])
+def test_the_expected_chance_search_plays_the_games_with_nothing_hidden(env_name: str) -> None:
+    env = dice_envs.make(env_name)
+    agents = [make_agent(env_name, "mcts:simulations=8,chance=expected", env, seed=0), make_agent(env_name, "random", env, seed=1)]
+    outcomes = play_games(env, agents, 1, seed=2, batch_size=1)
+    assert all(outcome.finished for outcome in outcomes)
+
+
+@pytest.mark.parametrize("env_name", ["dice_age_v1", "mammoth_hunters_v1"])
+def test_the_expected_chance_search_is_refused_where_something_is_hidden(env_name: str) -> None:
+    with pytest.raises(ParameterError, match=f"chance=expected searches games with nothing hidden .* not {env_name}$"):
+        make_agent(env_name, "mcts:chance=expected", dice_envs.make(env_name))
+    with pytest.raises(ParameterError, match="with a model"):
+        make_agent("dino_hunt_v0", "mcts:chance=expected,model=dino_hunt_ppo", dice_envs.make("dino_hunt_v0"))
+
+
+def test_the_expected_chance_search_meets_outcomes_as_often_as_they_happen_and_averages_by_probability() -> None:
+    """``chance=expected``: after a Dino Hunt roll the tree has a node per outcome of the engine's
+    chance nodes (the draw, then each die); the draws of the roll's first chance node (the draw from
+    the cup) follow its probabilities to within a couple of visits (a low-discrepancy sequence, not
+    sampling), and the roll's value is its outcomes' means weighted by their probabilities."""
+    from dice_envs.agents.mcts import _Tree
+    from dice_envs.core.chance_nodes import ExplicitChance
+
+    env = dice_envs.make("dino_hunt_v0")
+    game = env.game
+    state = _dino_hunt_position(range(100), lambda s: s.decision == ROLL_OR_STOP and sum(s.cup) >= 6 and sum(s.leaves) == 0)
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=400, objective="turn", chance="expected"))
+    tree = _Tree(state, 1, game.legal_actions(state), np.random.default_rng(0), random.Random(0), (1, game.scores(state)[1]))
+    agent._run_rollouts(tree)
+    edge = tree.root.children[ROLL]
+    assert edge.outcomes is not None and edge.draws is not None
+    view = ExplicitChance(game)
+    draw = view.apply_action(view.decision(state), ROLL)
+    assert type(draw.event).__name__ == "Draw"
+    visits = {outcome: sum(node.visits for key, node in edge.outcomes.items() if key[0] == outcome) for outcome, _ in draw.outcomes}
+    assert sum(visits.values()) == edge.visits
+    assert all(abs(visits[outcome] - p * edge.visits) <= 2 for outcome, p in draw.outcomes), visits
+    weighted = mass = 0.0
+    for key, node in edge.outcomes.items():
+        probability, chance = 1.0, draw
+        for outcome in key:  # the outcomes' probabilities, as the engine's chance nodes give them
+            probability *= dict(chance.outcomes)[outcome]
+            chance = view.apply_outcome(chance, outcome)
+        weighted += probability * node.total / node.visits
+        mass += probability
+    assert edge.mass == pytest.approx(mass) and 0 < mass <= 1.0
+    assert edge.value() == pytest.approx(weighted / mass)

@@ -28,7 +28,7 @@ steps before the scores judge, default none: to the end), ``model`` (a MaskableP
 its policy's probabilities become priors and its value head judges new leaves, PUCT as in
 AlphaZero, instead of rollouts), ``objective`` (``game``, the default: the values above; ``turn``:
 the points the searcher scores in the current turn, below), ``chance`` (``open``, the default, or
-``closed``: above; with a ``model`` too), ``leaves`` (with a ``model``: the simulations of one tree
+``closed``: above, with a ``model`` too; ``expected``: below), ``leaves`` (with a ``model``: the simulations of one tree
 that wait for the same network pass, default 1, below), ``gumbel`` (with a ``model`` and a budget
 in simulations: Gumbel AlphaZero's search over that many root actions, below; default 0, PUCT),
 ``rollout_weight`` (with a ``model``: a new leaf is judged by ``(1 - w)`` times the value head's
@@ -58,6 +58,14 @@ action whose share of the visits falls furthest short of the improved policy
 improved policy as the learning target: unlike visit counts, it improves on the prior even at a
 handful of simulations, where PUCT's counts are little more than one visit per legal move.
 
+With ``chance=expected`` (games with nothing hidden: Dino Hunt, Dalek Dice, Age of Craft; rollouts,
+not a ``model``) an action's chance is played as the engine's explicit chance nodes
+(``dice_envs.core.chance_nodes``): the node it leads to is chosen by the outcomes chance gave (each
+die, draw or roll), and each chance node's outcome is the next of a low-discrepancy sequence over
+its outcomes' probabilities, so the outcomes met follow the probabilities closely rather than as
+sampling scatters them.  An action's value is its outcomes' mean values weighted by their
+probabilities (the expectation over the outcomes met), not the mean of its simulations.
+
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
 until then, and is worth the points its score gained since the root over the most one turn can
@@ -68,11 +76,13 @@ for games.  This is the single-turn problem the exact solvers of ``dice_envs/age
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import math
 import random
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
@@ -80,12 +90,17 @@ import numpy as np
 
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
+from dice_envs.core.chance import ChanceEvent
+from dice_envs.core.chance_nodes import ChanceNode, ExplicitChance
 from dice_envs.core.engine import TERMINAL, Game, ParameterError
 from dice_envs.core.state import GameState
 
 SPEC_NAME = "mcts"
 OBJECTIVES = ("game", "turn")
-CHANCES = ("open", "closed")
+CHANCES = ("open", "closed", "expected")
+GOLDEN = (math.sqrt(5) - 1) / 2
+"""The golden ratio's fraction: ``k * GOLDEN mod 1`` spreads the k-th draw of a chance node evenly
+over its outcomes' cumulative probabilities (a low-discrepancy sequence)."""
 MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 3600.0
 """The largest budgets a decision takes: beyond them a search would not return in any useful time
@@ -200,7 +215,7 @@ class _Node:
     With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
     for each observation of the searcher after the action (whose ``children`` are the next actions)."""
 
-    __slots__ = ("available", "children", "estimate", "outcomes", "priors", "total", "visits")
+    __slots__ = ("available", "children", "draws", "estimate", "mass", "outcomes", "priors", "total", "visits", "weighted")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -212,10 +227,23 @@ class _Node:
         self.estimate = 0.5
         """With a learned evaluator: the value head's estimate, in [0, 1], for the player to act
         here, from the first visit (Gumbel's mixed value starts from it)."""
-        self.outcomes: dict[bytes, _Node] | None = None
+        self.outcomes: dict[Hashable, _Node] | None = None
+        self.weighted = 0.0
+        """With ``chance=expected``: the sum over the outcomes seen of probability x mean value."""
+        self.mass = 0.0
+        """With ``chance=expected``: the probability of the outcomes seen."""
+        self.draws: dict[tuple[int, ...], int] | None = None
+        """With ``chance=expected``: draws so far at each chance node below the action (by the
+        outcomes before it), for the stratified choice of the next."""
 
-    def outcome(self, key: bytes) -> _Node:
-        """The node reached through this action when the searcher then observes ``key`` (closed loop)."""
+    def value(self) -> float:
+        """The mean value of the action; with ``chance=expected``, its outcomes' means weighted by
+        their probabilities (the expectation over the outcomes seen)."""
+        return self.weighted / self.mass if self.mass else self.total / self.visits
+
+    def outcome(self, key: Hashable) -> _Node:
+        """The node reached through this action when the searcher then observes ``key`` (closed
+        loop), or when chance gives the outcomes ``key`` (``chance=expected``)."""
         if self.outcomes is None:
             self.outcomes = {}
         node = self.outcomes.get(key)
@@ -254,7 +282,7 @@ Path = list[tuple[_Node, int]]
 class MCTSAgent(Agent):
     name: ClassVar[str] = SPEC_NAME
     description: ClassVar[str] = (
-        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed,leaves=K,gumbel=M,rollout_weight=W)"
+        "information-set Monte Carlo tree search (mcts:simulations=N,seconds=S,rollout=AGENT,depth=D,model=NAME|PATH,objective=game|turn,chance=open|closed|expected,leaves=K,gumbel=M,rollout_weight=W)"
     )
 
     def __init__(
@@ -278,11 +306,15 @@ class MCTSAgent(Agent):
             raise ParameterError(f"mcts: rollout={self.options.rollout} needs its agent (dice_envs.agents.specs.build builds it)")
         if self.options.model is not None and evaluator is None:
             raise ParameterError(f"mcts: model={self.options.model} needs its evaluator (dice_envs.agents.specs.build builds it)")
+        if self.options.chance == "expected" and (self.options.model is not None or type(self.game).resample_hidden is not Game.resample_hidden):
+            # Its tree is keyed by every outcome of chance, which the searcher must be able to see.
+            raise ParameterError(f"mcts: chance=expected searches games with nothing hidden (Dino Hunt, Dalek Dice, Age of Craft) with rollouts, not {self.game.name}{' with a model' if self.options.model else ''}")
         if self.options.gumbel and evaluator is None:
             raise ParameterError("mcts: gumbel searches with a network's priors and values: it needs an evaluator (a model)")
         self.rollout_agents: list[Agent] = [] if rollout is None else [rollout.for_another_game() for _ in range(self.game.num_players)]
         """The rollout policy of each seat (one copy per seat for an agent that remembers)."""
         self.evaluator = evaluator
+        self.chance_view = ExplicitChance(self.game)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """Searches the position of ``self.env`` (the environment the agent was made for)."""
@@ -390,7 +422,10 @@ class MCTSAgent(Agent):
         game, rng, seat = self.game, tree.rng, tree.seat
         state = game.resample_hidden(tree.state, seat, rng)
         closed = self.options.chance == "closed"
+        expected = self.options.chance == "expected"
         node, path = tree.root, []
+        outcomes: list[tuple[_Node, _Node, float]] = []
+        """With ``chance=expected``: (action, node of the outcomes that followed, their probability)."""
         while True:
             player = game.current_player(state)
             if player == TERMINAL or (tree.turn is not None and player != tree.turn[0]):
@@ -405,21 +440,52 @@ class MCTSAgent(Agent):
                 action = untried[tree.picks.randrange(len(untried))]
                 child = node.children[action] = _Node()
                 child.available = 1
-                game.apply(state, action, rng)
-                path.append((child, player))
-                break
-            action = max(legal, key=lambda a: self._ucb(node.children[a]))
-            child = node.children[action]
-            game.apply(state, action, rng)
+            else:
+                action = max(legal, key=lambda a: self._ucb(node.children[a]))
+                child = node.children[action]
             path.append((child, player))
-            node = child.outcome(self._observed(state, seat)) if closed else child
+            if expected:
+                state, key, probability = self._stratified(child, state, action)
+                outcomes.append((child, child.outcome(key), probability))
+            else:
+                game.apply(state, action, rng)
+            if untried:
+                break
+            node = child.outcome(self._observed(state, seat)) if closed else outcomes[-1][1] if expected else child
         values = self._rollout(state, tree)
         for node, player in path:
             node.visits += 1
             node.total += values[player]
+        for (edge, after, probability), (_, player) in zip(outcomes, path):
+            old = after.total / after.visits if after.visits else 0.0
+            after.visits += 1
+            after.total += values[player]
+            edge.weighted += probability * (after.total / after.visits - old)  # the outcome's mean, replaced
+            edge.mass += probability if after.visits == 1 else 0.0
+
+    def _stratified(self, action_node: _Node, state: GameState, action: int) -> tuple[GameState, tuple[int, ...], float]:
+        """Play ``action`` with its chance as explicit nodes, each outcome chosen by the node's next
+        draw of a low-discrepancy sequence over its outcomes' probabilities (so that the outcomes
+        met follow the probabilities more evenly than sampling): the decision reached, the
+        outcomes on the way and their probability."""
+        view = self.chance_view
+        draws = action_node.draws if action_node.draws is not None else {}
+        action_node.draws = draws
+        node: ChanceNode[Any] = view.apply_action(view.decision(state), action)
+        key: tuple[int, ...] = ()
+        probability = 1.0
+        while node.event is not None:
+            count = draws.get(key, 0)
+            draws[key] = count + 1
+            ids, cumulative = _cumulative(node.event)
+            index = min(bisect.bisect_right(cumulative, (count + 0.5) * GOLDEN % 1.0), len(ids) - 1)
+            probability *= cumulative[index] - (cumulative[index - 1] if index else 0.0)
+            key = (*key, ids[index])
+            node = view.apply_outcome(node, ids[index])
+        return node.decision_state, key, probability
 
     def _ucb(self, child: _Node) -> float:
-        return child.total / child.visits + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
+        return child.value() + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)
 
     def _rollout(self, state: GameState, tree: _Tree) -> list[float]:
         """Play on to the end (or ``depth`` steps, or the end of the searcher's ``turn``) with the
@@ -584,6 +650,13 @@ class MCTSAgent(Agent):
         if not weight:
             return estimates
         return [(1.0 - weight) * estimate + weight * rolled for estimate, rolled in zip(estimates, self._rollout(state, tree))]
+
+
+@functools.cache
+def _cumulative(event: ChanceEvent[Any]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """A chance event's outcome ids and their cumulative probabilities, for the stratified choice."""
+    ids, probabilities = zip(*event.outcomes)
+    return ids, tuple(itertools.accumulate(probabilities))
 
 
 def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[Request, Answer, Answer]:
