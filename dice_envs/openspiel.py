@@ -122,6 +122,18 @@ class DiceEnvsGame(pyspiel.Game):
     def new_initial_state(self) -> DiceEnvsState:
         return DiceEnvsState(self)
 
+    def new_state_at(self, engine_state: Any) -> DiceEnvsState:
+        """An OpenSpiel state at a position of the engine (a saved state, one built by hand), its
+        history starting there.  A position this game cannot reach raises ``InvalidStateError``."""
+        if not isinstance(engine_state, self.engine.state_class):
+            raise TypeError(f"expected a {self.engine.state_class.__name__}, got {type(engine_state).__name__}")
+        engine_state = engine_state.clone()
+        self.engine.check_state(engine_state)
+        state = DiceEnvsState(self)
+        state._node = self.view.decision(engine_state)
+        state._trail = Trail(state._node, TERMINAL, -1, None)
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> DiceEnvsObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")

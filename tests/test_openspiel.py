@@ -165,3 +165,30 @@ def test_information_states_survive_resampling_for_their_seat_only() -> None:
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
     assert clone.information_state_string(seat) != state.information_state_string(seat)
+
+
+def test_openspiels_expectiminimax_solves_a_last_turn_exactly_as_the_solver_does() -> None:
+    """An exact method of OpenSpiel's over the explicit chance nodes: Dalek Dice, ``player_1``'s
+    last turn (``player_0`` has 60, it has 50), three dice left to roll after keeping two Human 4s,
+    a Human 2, two Dalek 3s, a Doctor and an Exterminate!.  ``expectiminimax`` walks every roll
+    of the three dice and every keep after it; its value (win +1, shared win 0, loss -1) is the
+    single-turn solver's with the utility of winning, 0.0479."""
+    from open_spiel.python.algorithms.minimax import expectiminimax
+
+    from dice_envs.agents.solvers import dalek_dice as solver
+    from dice_envs.dalek_dice.data import MAX_TURN_POINTS
+
+    game = load("dalek_dice_v0")
+    position = game.engine.state_class.from_json(
+        '{"decision": "KEEP", "doctors": 1, "exterminates": 1, "kept": [2, 1, 2, 0], "kept_this_roll": 1,'
+        ' "last_roll": [0, 0, 0, 0, 0, 0], "last_turn_end": "STOPPED", "last_turn_points": 0, "race": {"contenders": [0, 1],'
+        ' "current": 1, "final_round": true, "round": 9, "scores": [60, 50], "tiebreak_rounds": 0, "winners": []},'
+        ' "rolled": [0, 0, 0, 0], "rolls": 2, "to_reroll": 3}'
+    )
+    value, _ = expectiminimax(game.new_state_at(position), 30, lambda state: pytest.fail("the depth is never reached"), 1)
+    win = np.array([np.sign(50 + points - 60) for points in range(MAX_TURN_POINTS + 1)], dtype=np.float64)
+    humans, daleks = 2 * 4 + 1 * 2, 2 * 3
+    assert value == pytest.approx(solver.solve(win).keep_value(humans, daleks, 1, 1, 3, finishing=False), abs=1e-12)
+    assert value == pytest.approx(0.0479, abs=1e-4)
+    with pytest.raises(ValueError, match=r"race.current: must be one of the contenders \[0, 1\]"):
+        game.new_state_at(game.engine.state_class.from_json(position.to_json().replace('"current": 1', '"current": 2')))
