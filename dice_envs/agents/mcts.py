@@ -91,7 +91,7 @@ import numpy as np
 from dice_envs.agents.base import Agent
 from dice_envs.core.aec import DiceGameEnv
 from dice_envs.core.chance import ChanceEvent
-from dice_envs.core.chance_nodes import ChanceNode, ExplicitChance
+from dice_envs.core.chance_nodes import ExplicitChance
 from dice_envs.core.engine import TERMINAL, Game, ParameterError
 from dice_envs.core.state import GameState
 
@@ -445,7 +445,7 @@ class MCTSAgent(Agent):
                 child = node.children[action]
             path.append((child, player))
             if expected:
-                state, key, probability = self._stratified(child, state, action)
+                key, probability = self._stratified(child, state, action)
                 outcomes.append((child, child.outcome(key), probability))
             else:
                 game.apply(state, action, rng)
@@ -463,26 +463,29 @@ class MCTSAgent(Agent):
             edge.weighted += probability * (after.total / after.visits - old)  # the outcome's mean, replaced
             edge.mass += probability if after.visits == 1 else 0.0
 
-    def _stratified(self, action_node: _Node, state: GameState, action: int) -> tuple[GameState, tuple[int, ...], float]:
-        """Play ``action`` with its chance as explicit nodes, each outcome chosen by the node's next
-        draw of a low-discrepancy sequence over its outcomes' probabilities (so that the outcomes
-        met follow the probabilities more evenly than sampling): the decision reached, the
-        outcomes on the way and their probability."""
-        view = self.chance_view
+    def _stratified(self, action_node: _Node, state: GameState, action: int) -> tuple[tuple[int, ...], float]:
+        """Play ``action`` on ``state`` with its chance as explicit events, each outcome the next
+        draw of a low-discrepancy sequence over the event's probabilities (so that the outcomes
+        met follow the probabilities more evenly than sampling), counted per chance node (by the
+        outcomes before it): the outcomes on the way and their probability."""
         draws = action_node.draws if action_node.draws is not None else {}
         action_node.draws = draws
-        node: ChanceNode[Any] = view.apply_action(view.decision(state), action)
-        key: tuple[int, ...] = ()
+        key: list[int] = []
         probability = 1.0
-        while node.event is not None:
-            count = draws.get(key, 0)
-            draws[key] = count + 1
-            ids, cumulative = _cumulative(node.event)
+
+        def choose(event: ChanceEvent[Any]) -> int:
+            nonlocal probability
+            before = tuple(key)
+            count = draws.get(before, 0)
+            draws[before] = count + 1
+            ids, cumulative = _cumulative(event)
             index = min(bisect.bisect_right(cumulative, (count + 0.5) * GOLDEN % 1.0), len(ids) - 1)
             probability *= cumulative[index] - (cumulative[index - 1] if index else 0.0)
-            key = (*key, ids[index])
-            node = view.apply_outcome(node, ids[index])
-        return node.decision_state, key, probability
+            key.append(ids[index])
+            return ids[index]
+
+        self.chance_view.play(state, action, choose)
+        return tuple(key), probability
 
     def _ucb(self, child: _Node) -> float:
         return child.value() + self.options.exploration * math.sqrt(math.log(child.available) / child.visits)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
 from itertools import product
 from math import comb, factorial, floor, prod
@@ -158,25 +158,38 @@ class UndeclaredChanceError(RuntimeError):
     """An engine drew from its generator directly, not through a chance event of this module."""
 
 
+_NEVER_DRAWN = np.random.PCG64(0)
+"""The bit generator every ``OutcomeTape`` holds (one: seeding a new one costs 50 times the rest of
+a tape), though none ever draws from it."""
+
+
 class OutcomeTape(np.random.Generator):
     """A generator that draws nothing: each chance event takes the next outcome id of ``outcomes``
-    (an event with one outcome takes it without using the tape), and the first event past the
-    end raises ``ChanceNeeded``.  Drawing from it directly raises ``UndeclaredChanceError``, so an
-    engine that rolls around this module is caught, not silently given fresh randomness."""
+    (an event with one outcome takes it without using the tape); past the end, the outcome
+    ``choose(event)`` picks, where a ``choose`` is given, else the event raises ``ChanceNeeded``.
+    ``used`` counts the outcomes taken, ``chosen`` lists those picked.  Drawing from it directly
+    raises ``UndeclaredChanceError``, so an engine that rolls around this module is caught, not
+    silently given fresh randomness."""
 
-    def __init__(self, outcomes: Sequence[int] = ()) -> None:
-        super().__init__(np.random.PCG64(0))
+    def __init__(self, outcomes: Sequence[int] = (), choose: Callable[[ChanceEvent[Any]], int] | None = None) -> None:
+        super().__init__(_NEVER_DRAWN)
         self.outcomes = outcomes
+        self.choose = choose
         self.used = 0
+        self.chosen: list[int] = []
 
     def outcome(self, event: ChanceEvent[ValueT]) -> ValueT:
         """The value of ``event``'s outcome on the tape (see the class docstring)."""
         choices = event.outcomes
         if len(choices) == 1:
             return event.value(choices[0][0])
-        if self.used == len(self.outcomes):
+        if self.used < len(self.outcomes):
+            outcome = self.outcomes[self.used]
+        elif self.choose is not None:
+            outcome = self.choose(event)
+            self.chosen.append(outcome)
+        else:
             raise ChanceNeeded(event)
-        outcome = self.outcomes[self.used]
         self.used += 1
         return event.value(outcome)
 

@@ -17,6 +17,7 @@ the sampled path; the states of the nodes are never changed afterwards (a copy i
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any, Generic
 
 import numpy as np
@@ -96,6 +97,15 @@ class ExplicitChance(Generic[StateT]):
         """An outcome id of the chance ``node``, drawn with its probability."""
         ids, probabilities = zip(*node.outcomes)
         return int(ids[rng.choice(len(ids), p=probabilities)])
+
+    def play(self, state: StateT, action: int, choose: Callable[[ChanceEvent[Any]], int]) -> list[int]:
+        """Apply ``action`` to ``state`` in place, each chance event's outcome the one ``choose(event)``
+        picks as the engine meets it: the whole action in one ``apply`` (a search choosing its own
+        outcomes, with no replay).  The outcomes picked, in order (events with one outcome are not
+        asked about)."""
+        tape = OutcomeTape(choose=choose)
+        self.game.apply(state, action, tape)
+        return tape.chosen
 
     def after(self, node: ChanceNode[StateT], action: int) -> list[tuple[float, ChanceNode[StateT]]]:
         """Every decision node that ``action`` at ``node`` can lead to, with its probability: the
