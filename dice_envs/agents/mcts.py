@@ -76,9 +76,7 @@ for games.  This is the single-turn problem the exact solvers of ``dice_envs/age
 
 from __future__ import annotations
 
-import bisect
 import functools
-import itertools
 import math
 import random
 import time
@@ -478,11 +476,10 @@ class MCTSAgent(Agent):
             before = tuple(key)
             count = draws.get(before, 0)
             draws[before] = count + 1
-            ids, cumulative = _cumulative(event)
-            index = min(bisect.bisect_right(cumulative, (count + 0.5) * GOLDEN % 1.0), len(ids) - 1)
-            probability *= cumulative[index] - (cumulative[index - 1] if index else 0.0)
-            key.append(ids[index])
-            return ids[index]
+            outcome, chance = event.at((count + 0.5) * GOLDEN % 1.0)
+            probability *= chance
+            key.append(outcome)
+            return outcome
 
         self.chance_view.play(state, action, choose)
         return tuple(key), probability
@@ -653,13 +650,6 @@ class MCTSAgent(Agent):
         if not weight:
             return estimates
         return [(1.0 - weight) * estimate + weight * rolled for estimate, rolled in zip(estimates, self._rollout(state, tree))]
-
-
-@functools.cache
-def _cumulative(event: ChanceEvent[Any]) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    """A chance event's outcome ids and their cumulative probabilities, for the stratified choice."""
-    ids, probabilities = zip(*event.outcomes)
-    return ids, tuple(itertools.accumulate(probabilities))
 
 
 def _ask(observations: np.ndarray, masks: np.ndarray, path: Path) -> Generator[Request, Answer, Answer]:

@@ -27,10 +27,11 @@ only pays an ``isinstance`` check a call).  Granularity, chosen so that a node h
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, cached_property
-from itertools import product
+from itertools import accumulate, product
 from math import comb, factorial, floor, prod
 from operator import add, getitem
 from typing import Any, Generic, TypeVar
@@ -58,6 +59,16 @@ class ChanceEvent(Generic[ValueT]):
     @cached_property
     def outcome_ids(self) -> frozenset[int]:
         return frozenset(outcome for outcome, _ in self.outcomes)
+
+    @cached_property
+    def _cumulative(self) -> tuple[float, ...]:
+        return tuple(accumulate(p for _, p in self.outcomes))
+
+    def at(self, u: float) -> tuple[int, float]:
+        """The outcome whose share of [0, 1), in ``outcomes`` order, holds ``u``, and its
+        probability: a uniform ``u`` draws each outcome with its probability."""
+        index = min(bisect_right(self._cumulative, u), len(self.outcomes) - 1)
+        return self.outcomes[index]
 
     def value(self, outcome: int) -> ValueT:
         """What the sampler returns when ``outcome`` happens."""

@@ -95,8 +95,9 @@ class ExplicitChance(Generic[StateT]):
 
     def sample_outcome(self, node: ChanceNode[StateT], rng: np.random.Generator) -> int:
         """An outcome id of the chance ``node``, drawn with its probability."""
-        ids, probabilities = zip(*node.outcomes)
-        return int(ids[rng.choice(len(ids), p=probabilities)])
+        if node.event is None:
+            raise ValueError("sample_outcome: this node is a decision, not a chance node")
+        return node.event.at(float(rng.random()))[0]
 
     def play(self, state: StateT, action: int, choose: Callable[[ChanceEvent[Any]], int]) -> list[int]:
         """Apply ``action`` to ``state`` in place, each chance event's outcome the one ``choose(event)``
