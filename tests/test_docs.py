@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,3 +62,19 @@ def test_every_game_is_pictured_in_the_readme_and_its_document(env_name: str) ->
     assert (ROOT / "docs" / image).is_file(), f"no docs/{image}: run python -m tools.screenshots"
     assert f"(docs/{image})" in (ROOT / "README.md").read_text()
     assert f"(../{image})" in game_document(env_name)
+
+
+def test_the_readme_openspiel_example_runs_as_written() -> None:
+    """README's OpenSpiel section, with fewer simulations; and docs/openspiel.md's chance nodes."""
+    pytest.importorskip("pyspiel", reason="OpenSpiel is the openspiel extra")
+    readme = (ROOT / "README.md").read_text()
+    example = readme.split("## OpenSpiel", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert "mcts.MCTSBot(game, 2.0, 50," in example
+    printed: list[object] = []
+    exec(compile(example.replace("2.0, 50,", "2.0, 5,"), "README.md", "exec"), {"print": printed.append, "__name__": "readme"})
+    (returns,) = printed
+    assert isinstance(returns, list) and sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    document = (ROOT / "docs" / "openspiel.md").read_text()
+    names: dict[str, Any] = {}
+    exec(compile(document.split("```python\n", 1)[1].split("```", 1)[0], "docs/openspiel.md", "exec"), names)
+    assert not names["node"].is_chance and len(names["view"].after(names["node"], names["action"])) > 1
