@@ -234,18 +234,21 @@ def draw_then_roll(
     hand: Sequence[int],
     dice_of_hand: Mapping[tuple[int, ...], Sequence[tuple[SideT, ...]]],
     num_faces: int = 6,
-) -> tuple[list[int], list[SideT]]:
-    """Draw ``num_draws`` dice from a cup (counts by kind, as ``draw_counts``), add them to the
-    ``hand`` (counts by kind) and roll every die of the hand, ``dice_of_hand[hand]`` in its order
-    (as ``roll_sides``): the drawn counts and what each die shows.  One batch of uniforms, the
-    stream of the two in turn at one call of the generator (Dino Hunt's every roll is this)."""
+) -> list[SideT]:
+    """Draw ``num_draws`` dice out of a cup (counts by kind, as ``draw_counts``; the cup loses
+    them), add them to the ``hand`` (counts by kind) and roll every die of the hand,
+    ``dice_of_hand[hand]`` in its order (as ``roll_sides``): what each die shows.  One batch of
+    uniforms, the stream of the two in turn at one call of the generator (Dino Hunt's every roll
+    is this, at every step of every search: it is written for speed)."""
     if isinstance(rng, OutcomeTape):
         drawn = draw_counts(rng, cup, num_draws)
-        return drawn, roll_sides(rng, dice_of_hand[tuple(map(add, hand, drawn))], num_faces)
+        for kind, count in enumerate(drawn):
+            cup[kind] -= count
+        return roll_sides(rng, dice_of_hand[tuple(map(add, hand, drawn))], num_faces)
     uniforms = rng.random(num_draws + sum(hand) + num_draws).tolist()
-    drawn = counts_drawn(cup, uniforms[:num_draws])
-    dice = dice_of_hand[tuple(map(add, hand, drawn))]
-    return drawn, list(map(getitem, dice, faces_of(uniforms[num_draws:], num_faces)))
+    held = list(hand)
+    move_drawn(cup, held, uniforms[:num_draws])
+    return list(map(getitem, dice_of_hand[tuple(held)], faces_of(uniforms[num_draws:], num_faces)))
 
 
 def roll_counts(rng: np.random.Generator, num_dice: int, num_faces: int = 6) -> list[int]:
@@ -311,20 +314,24 @@ def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> 
 
 def counts_drawn(counts: list[int], uniforms: list[float]) -> list[int]:
     """What ``draw_counts`` draws from the bag with these uniforms, one item each (see ``faces_of``)."""
-    total = sum(counts)
     drawn = [0] * len(counts)
-    remaining = counts.copy()
+    move_drawn(counts.copy(), drawn, uniforms)
+    return drawn
+
+
+def move_drawn(bag: list[int], into: list[int], uniforms: list[float]) -> None:
+    """Move one item a uniform out of ``bag`` into ``into`` (both counts by kind, changed in
+    place): the pick-th item left, counting through the kinds in order, uniformly."""
+    total = sum(bag)
     for u in uniforms:
-        # The pick-th item, counting through the kinds in order.
         pick = floor(u * total)
         kind = 0
-        while pick >= remaining[kind]:
-            pick -= remaining[kind]
+        while pick >= bag[kind]:
+            pick -= bag[kind]
             kind += 1
-        remaining[kind] -= 1
-        drawn[kind] += 1
+        bag[kind] -= 1
+        into[kind] += 1
         total -= 1
-    return drawn
 
 
 @cache

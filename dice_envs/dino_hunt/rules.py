@@ -98,10 +98,7 @@ class DinoHunt(Game[DinoHuntState, DinoHuntParams]):
             self._end_turn(state, CUP_EMPTY, sum(state.dinos) + in_hand)
             return
         num_drawn = min(DICE_PER_ROLL - in_hand, in_cup)
-        (green, yellow, red), last_roll = draw_then_roll(rng, cup, num_drawn, leaves, DICE_OF_HAND)
-        cup[0] -= green
-        cup[1] -= yellow
-        cup[2] -= red
+        last_roll = draw_then_roll(rng, cup, num_drawn, leaves, DICE_OF_HAND)  # the drawn dice leave the cup
         leaves = [0, 0, 0]
         footprints = state.footprints
         tallies = (state.dinos, leaves, footprints)
