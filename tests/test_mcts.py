@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -326,34 +327,37 @@ def test_the_expected_chance_search_is_refused_where_something_is_hidden(env_nam
 
 
 def test_the_expected_chance_search_meets_outcomes_as_often_as_they_happen_and_averages_by_probability() -> None:
-    """``chance=expected``: after a Dino Hunt roll the tree has a node per outcome of the engine's
-    chance nodes (the draw, then each die); the draws of the roll's first chance node (the draw from
-    the cup) follow its probabilities to within a couple of visits (a low-discrepancy sequence, not
-    sampling), and the roll's value is its outcomes' means weighted by their probabilities."""
-    from dice_envs.agents.mcts import _Tree
+    """``chance=expected``: a chance node's outcomes come from a low-discrepancy sequence over its
+    probabilities, so 200 plays of a Dino Hunt roll meet each draw from the cup within two of its
+    expected count (sampling would scatter them by about the square root); after a search, the
+    roll's value is its outcomes' counted means weighted by their probabilities, as the engine's
+    chance nodes give them; and positions reached by other outcomes share their node."""
+    from dice_envs.agents.mcts import _Node, _Tree
     from dice_envs.core.chance_nodes import ExplicitChance
 
     env = dice_envs.make("dino_hunt_v0")
     game = env.game
     state = _dino_hunt_position(range(100), lambda s: s.decision == ROLL_OR_STOP and sum(s.cup) >= 6 and sum(s.leaves) == 0)
-    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=400, objective="turn", chance="expected"))
-    tree = _Tree(state, 1, game.legal_actions(state), np.random.default_rng(0), random.Random(0), (1, game.scores(state)[1]))
-    agent._run_rollouts(tree)
-    edge = tree.root.children[ROLL]
-    assert edge.outcomes is not None and edge.draws is not None
     view = ExplicitChance(game)
     draw = view.apply_action(view.decision(state), ROLL)
     assert type(draw.event).__name__ == "Draw"
-    visits = {outcome: sum(node.visits for key, node in edge.outcomes.items() if key[0] == outcome) for outcome, _ in draw.outcomes}
-    assert sum(visits.values()) == edge.visits
-    assert all(abs(visits[outcome] - p * edge.visits) <= 2 for outcome, p in draw.outcomes), visits
+    agent = MCTSAgent(env, seed=0, options=SearchOptions(simulations=400, objective="turn", chance="expected"))
+    edge, plays = _Node(), 200
+    first = Counter(agent._stratified(edge, state.clone(), ROLL)[0][0] for _ in range(plays))
+    assert all(abs(first[outcome] - p * plays) <= 2 for outcome, p in draw.outcomes), first
+
+    tree = _Tree(state, 1, game.legal_actions(state), np.random.default_rng(0), random.Random(0), (1, game.scores(state)[1]))
+    agent._run_rollouts(tree)
+    roll = tree.root.children[ROLL]
+    assert roll.outcomes is not None and roll.counted.keys() == roll.outcomes.keys()
     weighted = mass = 0.0
-    for key, node in edge.outcomes.items():
+    for key, mean in roll.counted.items():
         probability, chance = 1.0, draw
         for outcome in key:  # the outcomes' probabilities, as the engine's chance nodes give them
             probability *= dict(chance.outcomes)[outcome]
             chance = view.apply_outcome(chance, outcome)
-        weighted += probability * node.total / node.visits
+        weighted += probability * mean
         mass += probability
-    assert edge.mass == pytest.approx(mass) and 0 < mass <= 1.0
-    assert edge.value() == pytest.approx(weighted / mass)
+    assert roll.mass == pytest.approx(mass) and 0 < mass <= 1.0
+    assert roll.value() == pytest.approx(weighted / mass)
+    assert len({id(node) for node in roll.outcomes.values()}) < len(roll.outcomes)  # outcomes that leave the same position

@@ -64,7 +64,11 @@ not a ``model``) an action's chance is played as the engine's explicit chance no
 die, draw or roll), and each chance node's outcome is the next of a low-discrepancy sequence over
 its outcomes' probabilities, so the outcomes met follow the probabilities closely rather than as
 sampling scatters them.  An action's value is its outcomes' mean values weighted by their
-probabilities (the expectation over the outcomes met), not the mean of its simulations.
+probabilities (the expectation over the outcomes met), not the mean of its simulations.  A
+position met again, by other moves in another order or other outcomes, is the same node (a
+transposition table keyed by the seat that moved there and what the searcher observes: nothing
+is hidden from it), so its statistics are pooled: in Dalek Dice, keeping a Human and then a Dalek
+or the other way round.
 
 With ``objective=turn`` (Dino Hunt and Dalek Dice only, the race games whose turns are one
 player's decisions) a simulation ends when the searcher's turn does, the rollout policy playing on
@@ -213,7 +217,7 @@ class _Node:
     With ``chance=closed`` the node is the action's edge and ``outcomes`` holds the node reached
     for each observation of the searcher after the action (whose ``children`` are the next actions)."""
 
-    __slots__ = ("available", "children", "draws", "estimate", "mass", "outcomes", "priors", "total", "visits", "weighted")
+    __slots__ = ("available", "children", "counted", "draws", "estimate", "mass", "outcomes", "priors", "total", "visits", "weighted")
 
     def __init__(self) -> None:
         self.children: dict[int, _Node] = {}
@@ -230,6 +234,9 @@ class _Node:
         """With ``chance=expected``: the sum over the outcomes seen of probability x mean value."""
         self.mass = 0.0
         """With ``chance=expected``: the probability of the outcomes seen."""
+        self.counted: dict[tuple[int, ...], float] = {}
+        """With ``chance=expected``: each outcome's mean value as the expectation counts it now
+        (the node it leads to is shared, and its mean moves with other paths' visits too)."""
         self.draws: dict[tuple[int, ...], int] | None = None
         """With ``chance=expected``: draws so far at each chance node below the action (by the
         outcomes before it), for the stratified choice of the next."""
@@ -271,6 +278,9 @@ class _Tree:
     """The guided simulations waiting for the evaluator (at most ``leaves``)."""
     gumbel: dict[int, float] = field(default_factory=dict)
     """With ``gumbel``: the Gumbel noise of each legal action at the root, drawn once per search."""
+    positions: dict[tuple[int, bytes], _Node] = field(default_factory=dict)
+    """With ``chance=expected``: the node of each position met, by the seat whose move led there
+    and what the searcher observes there (a transposition table)."""
 
 
 Path = list[tuple[_Node, int]]
@@ -422,8 +432,9 @@ class MCTSAgent(Agent):
         closed = self.options.chance == "closed"
         expected = self.options.chance == "expected"
         node, path = tree.root, []
-        outcomes: list[tuple[_Node, _Node, float]] = []
-        """With ``chance=expected``: (action, node of the outcomes that followed, their probability)."""
+        outcomes: list[tuple[_Node, _Node, float, tuple[int, ...]]] = []
+        """With ``chance=expected``: (action, node of the position reached, the probability of the
+        outcomes that led there, those outcomes)."""
         while True:
             player = game.current_player(state)
             if player == TERMINAL or (tree.turn is not None and player != tree.turn[0]):
@@ -444,7 +455,12 @@ class MCTSAgent(Agent):
             path.append((child, player))
             if expected:
                 key, probability = self._stratified(child, state, action)
-                outcomes.append((child, child.outcome(key), probability))
+                if child.outcomes is None:
+                    child.outcomes = {}
+                after = child.outcomes.get(key)
+                if after is None:  # a position met before, by other moves or other outcomes, is the same node
+                    after = child.outcomes[key] = tree.positions.setdefault((player, self._observed(state, seat)), _Node())
+                outcomes.append((child, after, probability, key))
             else:
                 game.apply(state, action, rng)
             if untried:
@@ -454,12 +470,13 @@ class MCTSAgent(Agent):
         for node, player in path:
             node.visits += 1
             node.total += values[player]
-        for (edge, after, probability), (_, player) in zip(outcomes, path):
-            old = after.total / after.visits if after.visits else 0.0
+        for (edge, after, probability, key), (_, player) in zip(outcomes, path):
             after.visits += 1
             after.total += values[player]
-            edge.weighted += probability * (after.total / after.visits - old)  # the outcome's mean, replaced
-            edge.mass += probability if after.visits == 1 else 0.0
+            old = edge.counted.get(key)
+            edge.counted[key] = after.total / after.visits
+            edge.weighted += probability * (after.total / after.visits - (old or 0.0))
+            edge.mass += probability if old is None else 0.0
 
     def _stratified(self, action_node: _Node, state: GameState, action: int) -> tuple[tuple[int, ...], float]:
         """Play ``action`` on ``state`` with its chance as explicit events, each outcome the next
