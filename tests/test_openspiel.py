@@ -142,7 +142,8 @@ def test_observations_are_the_environments() -> None:
 
 def test_information_states_survive_resampling_for_their_seat_only() -> None:
     """``resample_from_infostate`` (what ``ISMCTSBot`` calls) redeals Mammoth Hunters' hidden cards:
-    the seat's information state is unchanged, another seat's is not carried over."""
+    the seat's information state, observation string and tensor are unchanged (what it is shown
+    comes from what it may know), another seat's information state is not carried over."""
     game = load("mammoth_hunters_v1")
     state = game.new_initial_state()
     rng = np.random.RandomState(4)
@@ -159,6 +160,9 @@ def test_information_states_survive_resampling_for_their_seat_only() -> None:
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     resampled = state.resample_from_infostate(seat, sampler)
     assert resampled.information_state_string(seat) == state.information_state_string(seat)
+    assert resampled.observation_string(seat) == state.observation_string(seat)  # one view per seat: nothing hidden shows
+    assert resampled.observation_tensor(seat) == state.observation_tensor(seat)
+    assert resampled.observed_state().to_json() != state.observed_state().to_json()  # something was redealt
     assert resampled.information_state_string(other) != state.information_state_string(other)
     assert state.information_state_string(seat) != state.information_state_string(other)
     assert resampled.legal_actions() == state.legal_actions()
