@@ -9,14 +9,15 @@ Beside each sampler, the exact distribution of what it draws (``side_odds``, ``f
 ``draw_count_odds``), for the heuristics and solvers that weigh outcomes instead of sampling them.
 
 Each sampler is also a *chance event* (``Die``, ``RollCounts``, ``Draw``, ``Deal``, ``Pick``): given an
-``OutcomeTape`` in place of a generator, it takes its outcome from the tape instead of drawing one,
-and one past the tape's end it stops the engine with ``ChanceNeeded``, naming the event's outcomes
-and their exact probabilities.  That is how ``dice_envs.core.chance_nodes`` turns every random
-event of an engine into an explicit chance node without the engines knowing (the sampled path
-only pays an ``isinstance`` check a call).  Granularity, chosen so that a node has few outcomes:
+``OutcomeTape`` in place of a generator, it takes its outcome from the tape instead of drawing one;
+one past the tape's end it asks the tape's ``choose`` for one, or stops the engine with
+``ChanceNeeded``, naming the event's outcomes and their exact probabilities.  That is how
+``dice_envs.core.chance_nodes`` turns every random event of an engine into an explicit chance node
+without the engines knowing (the sampled path only pays an ``isinstance`` check a call).
+Granularity, chosen so that a node has few outcomes:
 
 - ``roll_dice``, ``roll_sides``: one die at a time (a die's faces; where dice differ, as in Dino
-  Hunt, each die's own sides);
+  Hunt, each die's own sides); ``draw_then_roll``: the draw, then one die at a time;
 - ``roll_counts``: the whole roll, counted by face (for engines that only count the faces: at
   most 3003 outcomes, ten six-sided dice);
 - ``draw_counts``: the whole draw, counted by kind (multivariate hypergeometric);
@@ -30,7 +31,7 @@ import dataclasses
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from itertools import accumulate, product
 from math import comb, factorial, floor, prod
 from operator import add, getitem
@@ -150,9 +151,10 @@ class Pick(ChanceEvent[int]):
         return outcome
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def chance_event(kind: type[EventT], *fields: Any) -> EventT:
-    """The event ``kind(*fields)``, made once: its outcomes are worked out once however often it is met."""
+    """The event ``kind(*fields)``, made once while it is met often: its outcomes are worked out
+    once (bounded: a shuffle's events, one per multiset of the items left, are many)."""
     return kind(*fields)
 
 
