@@ -153,8 +153,8 @@ LADDER_CORRUPTIONS: dict[str, tuple[Corruption, str]] = {
     "a finish count zero": (changed("tables.0.finishes.0>1", 0), "tables[0].finishes['0>1'] must be a whole number from 1"),
     "a finish count a string": (changed("tables.0.finishes.0>1", "30"), "must be a whole number"),
     "a finish count a float": (changed("tables.0.finishes.0>1", 30.5), "must be a whole number"),
-    "finishes past the games": (changed("tables.0.finishes.0>1", 100), "its finishes count 270 games, not its 200 finished ones"),
-    "finishes not the wins": (finishes_moved, "random's wins (30, 0 shared) are not its first places in the finishes"),
+    "finishes past the games": (changed("tables.0.finishes.0>1", 100), "games, not its 200 finished ones"),  # after the stored count
+    "finishes not the wins": (finishes_moved, "0 shared) are not its first places in the finishes"),  # after the stored table's wins
     "one standing": (lambda data: changed("tables.0.standings", data["tables"][0]["standings"][:1])(data), "must be a list of 2 standings"),
     "a standing for another agent": (changed("tables.0.standings.1.agent", "cup_counter"), "tables[0].standings[1].agent must be 'two_footprints'"),
     "a standing of other games": (changed("tables.0.standings.0.games", GAMES - 1), "tables[0].standings[0].games must be"),
