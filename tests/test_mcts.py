@@ -349,7 +349,7 @@ def test_the_expected_chance_search_meets_outcomes_as_often_as_they_happen_and_a
     tree = _Tree(state, 1, game.legal_actions(state), np.random.default_rng(0), random.Random(0), (1, game.scores(state)[1]))
     agent._run_rollouts(tree)
     roll = tree.root.children[ROLL]
-    assert roll.outcomes is not None and roll.counted.keys() == roll.outcomes.keys()
+    assert roll.outcomes is not None and roll.counted is not None and roll.counted.keys() == roll.outcomes.keys()
     weighted = mass = 0.0
     for key, mean in roll.counted.items():
         probability, chance = 1.0, draw

@@ -234,7 +234,7 @@ class _Node:
         """With ``chance=expected``: the sum over the outcomes seen of probability x mean value."""
         self.mass = 0.0
         """With ``chance=expected``: the probability of the outcomes seen."""
-        self.counted: dict[tuple[int, ...], float] = {}
+        self.counted: dict[tuple[int, ...], float] | None = None
         """With ``chance=expected``: each outcome's mean value as the expectation counts it now
         (the node it leads to is shared, and its mean moves with other paths' visits too)."""
         self.draws: dict[tuple[int, ...], int] | None = None
@@ -247,8 +247,7 @@ class _Node:
         return self.weighted / self.mass if self.mass else self.total / self.visits
 
     def outcome(self, key: Hashable) -> _Node:
-        """The node reached through this action when the searcher then observes ``key`` (closed
-        loop), or when chance gives the outcomes ``key`` (``chance=expected``)."""
+        """The node reached through this action when the searcher then observes ``key`` (closed loop)."""
         if self.outcomes is None:
             self.outcomes = {}
         node = self.outcomes.get(key)
@@ -473,6 +472,8 @@ class MCTSAgent(Agent):
         for (edge, after, probability, key), (_, player) in zip(outcomes, path):
             after.visits += 1
             after.total += values[player]
+            if edge.counted is None:
+                edge.counted = {}
             old = edge.counted.get(key)
             edge.counted[key] = after.total / after.visits
             edge.weighted += probability * (after.total / after.visits - (old or 0.0))
