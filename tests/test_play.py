@@ -50,6 +50,9 @@ def test_ctrl_c_in_a_terminal_session_prints_no_traceback() -> None:
         assert next(line for line in process.stdout if line.startswith("Your move")).startswith("Your move")
         time.sleep(0.5)  # the prompt line is printed before input() waits
         process.send_signal(signal.SIGINT)
+        # Its stdin stays open until it has exited: on a loaded machine, closing it at once could
+        # end input() with an end of file before the signal is handled.
+        process.wait(timeout=60)
         _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert err.strip() == "interrupted: game abandoned (seed 2)", err
