@@ -203,12 +203,9 @@ class DiceEnvsState(pyspiel.State):
         if self._node.is_chance:
             self._node = view.apply_outcome(self._node, action)
         else:
-            state = self._node.decision_state
-            legal = self._game.engine.legal_actions(state)
-            if action not in legal:
-                raise ValueError(f"{self._game.engine.name}: action {action} is not legal here; legal actions are {legal}")
-            self._last = (self._game.engine.current_player(state), action)
-            self._node = view.apply_action(self._node, action)
+            seat = self._game.engine.current_player(self._node.decision_state)
+            self._node = view.apply_action(self._node, action)  # an illegal action is refused there
+            self._last = (seat, action)
             self._steps += 1
         if not self._node.is_chance:
             self._trail = Trail(self._node, *self._last, self._trail)

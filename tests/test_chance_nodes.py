@@ -200,3 +200,14 @@ def test_a_sampled_state_continues_in_the_explicit_view() -> None:
     leaves = view.after(view.decision(env.game_state), 0)
     assert isclose(sum(p for p, _ in leaves), 1.0)
     assert all(not leaf.is_chance for _, leaf in leaves)
+
+
+def test_an_illegal_action_or_a_chosen_outcome_not_listed_is_refused_in_one_line() -> None:
+    game = game_at("dino_hunt_v0", 2)
+    view = ExplicitChance(game)
+    start = view.initial()  # the mandatory first roll: stopping is not legal
+    with pytest.raises(ValueError, match=r"dino_hunt_v0: action 1 is not legal here; legal actions are \[0\]"):
+        view.apply_action(start, 1)
+    with pytest.raises(ValueError, match="choose gave 99, not an outcome of Draw"):
+        view.play(start.decision_state.clone(), 0, lambda event: 99)
+    assert len(view.play(start.decision_state.clone(), 0, lambda event: event.outcomes[-1][0])) == 4  # the draw, then three dice

@@ -200,6 +200,8 @@ class OutcomeTape(np.random.Generator):
             outcome = self.outcomes[self.used]
         elif self.choose is not None:
             outcome = self.choose(event)
+            if outcome not in event.outcome_ids:
+                raise ValueError(f"choose gave {outcome!r}, not an outcome of {event}; its outcomes are {sorted(event.outcome_ids)}")
             self.chosen.append(outcome)
         else:
             raise ChanceNeeded(event)

@@ -82,8 +82,13 @@ class ExplicitChance(Generic[StateT]):
         return CHANCE if node.state is None else self.game.current_player(node.state)
 
     def apply_action(self, node: ChanceNode[StateT], action: int) -> ChanceNode[StateT]:
-        """The node after a legal ``action`` at the decision ``node``."""
-        return self._resolve(node.decision_state, action, ())
+        """The node after a legal ``action`` at the decision ``node`` (an illegal one raises
+        ``ValueError``: the engines assume legal actions)."""
+        state = node.decision_state
+        legal = self.game.legal_actions(state)
+        if action not in legal:
+            raise ValueError(f"{self.game.name}: action {action} is not legal here; legal actions are {legal}")
+        return self._resolve(state, action, ())
 
     def apply_outcome(self, node: ChanceNode[StateT], outcome: int) -> ChanceNode[StateT]:
         """The node after ``outcome`` (an id of ``node.outcomes``) at the chance ``node``."""
