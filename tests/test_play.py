@@ -5,6 +5,7 @@ Mammoth Hunters hand, Dice Age shells) and nobody else's."""
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import signal
 import subprocess
@@ -45,7 +46,11 @@ def test_ctrl_c_at_the_prompt_is_one_line_and_exit_130(monkeypatch: pytest.Monke
 def test_ctrl_c_in_a_terminal_session_prints_no_traceback() -> None:
     """A real SIGINT, sent to the command while it waits for the player's move."""
     command = [sys.executable, "-m", "dice_envs.cli", "play", "dino_hunt_v0", "--seed", "2"]
-    with subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+    # As from a terminal's shell, SIGINT is not ignored in the command: a process that ignores it
+    # passes that on to its children, and in a full run another test's library (not ours) leaves
+    # the pytest worker so.
+    default_sigint = functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL)
+    with subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint) as process:
         assert process.stdout is not None
         assert next(line for line in process.stdout if line.startswith("Your move")).startswith("Your move")
         time.sleep(0.5)  # the prompt line is printed before input() waits
