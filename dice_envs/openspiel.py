@@ -277,12 +277,7 @@ class DiceEnvsObserver:
         observed = state.observed_state()
         if observed is None:
             return "setup"
-        return json.dumps(self.game.encoder.structured(observed, player), separators=(",", ":"), default=_plain)
-
-
-def _plain(value: Any) -> Any:
-    """JSON for the numpy numbers in a structured observation."""
-    return value.item() if isinstance(value, np.generic) else str(value)
+        return json.dumps(self.game.encoder.structured(observed, player), separators=(",", ":"))
 
 
 GAME_CLASSES: dict[str, type[DiceEnvsGame]] = {}

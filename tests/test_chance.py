@@ -9,7 +9,7 @@ from math import isclose, sqrt
 import numpy as np
 import pytest
 
-from dice_envs.core.chance import draw_count_odds, draw_counts, face_count_odds, roll_dice, side_odds
+from dice_envs.core.chance import Die, draw_count_odds, draw_counts, face_count_odds, roll_dice, roll_sides
 from dice_envs.dino_hunt.data import DICE_PER_COLOUR, DICE_PER_ROLL, FACES_BY_COLOUR, Face
 
 SAMPLES = 20_000
@@ -33,12 +33,13 @@ def assert_sampled(odds: dict[Hashable, float], sample: Callable[[np.random.Gene
 
 
 @pytest.mark.parametrize("colour", range(len(FACES_BY_COLOUR)))
-def test_side_odds_are_the_faces_a_dino_hunt_die_shows(colour: int) -> None:
+def test_a_die_event_is_the_faces_a_dino_hunt_die_shows(colour: int) -> None:
     sides = FACES_BY_COLOUR[colour]
-    odds = side_odds(sides, len(Face))
-    assert isclose(sum(odds), 1.0)
-    assert odds == tuple(sides.count(face) / len(sides) for face in Face)
-    assert_sampled(dict(enumerate(odds)), lambda rng: int(sides[roll_dice(rng, 1)[0]]), seed=colour)
+    die = Die(sides)
+    odds = {die.value(outcome): p for outcome, p in die.outcomes}
+    assert isclose(sum(odds.values()), 1.0)
+    assert odds == {face: sides.count(face) / len(sides) for face in Face}
+    assert_sampled(odds, lambda rng: roll_sides(rng, [sides])[0], seed=colour)
 
 
 @pytest.mark.parametrize("num_dice", range(11))

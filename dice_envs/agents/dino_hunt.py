@@ -68,10 +68,10 @@ def next_roll_odds(leaves: tuple[int, ...], cup: tuple[int, ...], stomps_to_bust
         return 0.0, float(sum(leaves))
     bust = gain = 0.0
     for p_draw, _, dice in roll_chance(cup, leaves):
-        for (_, new_leaves, footprints), p_roll in dice_roll(dice).items():
+        for (dinos, _, footprints), p_roll in dice_roll(dice).items():
             p = p_draw * p_roll
             if sum(footprints) >= stomps_to_bust:
                 bust += p
             else:
-                gain += p * (len(dice) - sum(new_leaves) - sum(footprints))  # the dice that show Dinos
+                gain += p * sum(dinos)
     return bust, gain

@@ -484,8 +484,9 @@ class MCTSAgent(Agent):
         draw of a low-discrepancy sequence over the event's probabilities (so that the outcomes
         met follow the probabilities more evenly than sampling), counted per chance node (by the
         outcomes before it): the outcomes on the way and their probability."""
-        draws = action_node.draws if action_node.draws is not None else {}
-        action_node.draws = draws
+        if action_node.draws is None:
+            action_node.draws = {}
+        draws = action_node.draws
         key: list[int] = []
         probability = 1.0
 

@@ -5,8 +5,8 @@ Each asks the generator for one batch of uniforms, ``rng.random(n)``: a uniform 
 outcome ``floor(u * k)`` of ``k`` equally likely ones (``math.floor``: the same as ``int`` for
 these non-negative values, and quicker to call, which counts at every die of every simulated roll).
 
-Beside each sampler, the exact distribution of what it draws (``side_odds``, ``face_count_odds``,
-``draw_count_odds``), for the heuristics and solvers that weigh outcomes instead of sampling them.
+Beside the samplers, the exact distributions of what they draw (``face_count_odds``,
+``draw_count_odds``), which the chance events below list as their outcomes.
 
 Each sampler is also a *chance event* (``Die``, ``RollCounts``, ``Draw``, ``Deal``, ``Pick``): given an
 ``OutcomeTape`` in place of a generator, it takes its outcome from the tape instead of drawing one;
@@ -27,6 +27,7 @@ Granularity, chosen so that a node has few outcomes:
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 from bisect import bisect_right
 from collections import Counter
@@ -48,14 +49,15 @@ EventT = TypeVar("EventT", bound="ChanceEvent[Any]")
 
 # ------------------------------------------------------------------ chance events
 @dataclasses.dataclass(frozen=True)
-class ChanceEvent(Generic[ValueT]):
+class ChanceEvent(abc.ABC, Generic[ValueT]):
     """One random event as an explicit chance node: its outcomes, each an integer id with its exact
     probability, and the value the sampler would have returned for each."""
 
-    @cached_property
+    @property
+    @abc.abstractmethod
     def outcomes(self) -> tuple[tuple[int, float], ...]:
-        """(outcome id, probability) of every outcome that can happen, the probabilities summing to 1."""
-        raise NotImplementedError
+        """(outcome id, probability) of every outcome that can happen, the probabilities summing to
+        1 (events compute them once: a ``cached_property``)."""
 
     @cached_property
     def outcome_ids(self) -> frozenset[int]:
@@ -71,9 +73,9 @@ class ChanceEvent(Generic[ValueT]):
         index = min(bisect_right(self._cumulative, u), len(self.outcomes) - 1)
         return self.outcomes[index]
 
+    @abc.abstractmethod
     def value(self, outcome: int) -> ValueT:
         """What the sampler returns when ``outcome`` happens."""
-        raise NotImplementedError
 
 
 @dataclasses.dataclass(frozen=True)
@@ -93,34 +95,45 @@ class Die(ChanceEvent[SideT]):
 
 
 @dataclasses.dataclass(frozen=True)
-class RollCounts(ChanceEvent[list[int]]):
-    """``num_dice`` fair dice counted by face; id = the index of the counts in ``compositions``."""
+class CountedEvent(ChanceEvent[list[int]]):
+    """An event whose outcomes are counts by kind, as one of this module's exact distributions
+    lists them (``table``); id = the index in that list."""
+
+    @property
+    @abc.abstractmethod
+    def table(self) -> tuple[tuple[float, Counts], ...]:
+        """(probability, counts by kind) of every outcome."""
+
+    @cached_property
+    def outcomes(self) -> tuple[tuple[int, float], ...]:
+        return tuple((index, p) for index, (p, _) in enumerate(self.table))
+
+    def value(self, outcome: int) -> list[int]:
+        return list(self.table[outcome][1])
+
+
+@dataclasses.dataclass(frozen=True)
+class RollCounts(CountedEvent):
+    """``num_dice`` fair dice counted by face (``face_count_odds``)."""
 
     num_dice: int
     num_faces: int
 
-    @cached_property
-    def outcomes(self) -> tuple[tuple[int, float], ...]:
-        return tuple((index, p) for index, (p, _) in enumerate(face_count_odds(self.num_dice, self.num_faces)))
-
-    def value(self, outcome: int) -> list[int]:
-        return list(face_count_odds(self.num_dice, self.num_faces)[outcome][1])
+    @property
+    def table(self) -> tuple[tuple[float, Counts], ...]:
+        return face_count_odds(self.num_dice, self.num_faces)
 
 
 @dataclasses.dataclass(frozen=True)
-class Draw(ChanceEvent[list[int]]):
-    """``num_draws`` items drawn from a bag of ``counts``, counted by kind; id = the index in
-    ``draw_count_odds``."""
+class Draw(CountedEvent):
+    """``num_draws`` items drawn from a bag of ``counts``, counted by kind (``draw_count_odds``)."""
 
     counts: Counts
     num_draws: int
 
-    @cached_property
-    def outcomes(self) -> tuple[tuple[int, float], ...]:
-        return tuple((index, p) for index, (p, _) in enumerate(draw_count_odds(self.counts, self.num_draws)))
-
-    def value(self, outcome: int) -> list[int]:
-        return list(draw_count_odds(self.counts, self.num_draws)[outcome][1])
+    @property
+    def table(self) -> tuple[tuple[float, Counts], ...]:
+        return draw_count_odds(self.counts, self.num_draws)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -273,15 +286,8 @@ def pick_index(rng: np.random.Generator, size: int) -> int:
 
 
 def faces_of(uniforms: list[float], num_faces: int = 6) -> list[int]:
-    """The faces that ``roll_dice`` turns these uniforms into (for a game that draws one batch of
-    uniforms for several steps of chance: the same stream as a batch for each)."""
+    """The faces that these uniforms roll, one die each (the samplers' shared step)."""
     return [floor(u * num_faces) for u in uniforms]
-
-
-def side_odds(sides: Sequence[int], num_outcomes: int) -> tuple[float, ...]:
-    """The probability of each outcome ``0 .. num_outcomes-1`` of a die whose sides show ``sides``
-    (a game that maps ``roll_dice``'s face indices to what its sides show: one side each, uniformly)."""
-    return tuple(sides.count(outcome) / len(sides) for outcome in range(num_outcomes))
 
 
 @cache
@@ -313,13 +319,8 @@ def draw_counts(rng: np.random.Generator, counts: list[int], num_draws: int) -> 
         return rng.outcome(chance_event(Draw, tuple(counts), num_draws))
     if not num_draws:
         return [0] * len(counts)  # an empty batch of uniforms would consume nothing: skip asking for it
-    return counts_drawn(counts, rng.random(num_draws).tolist())
-
-
-def counts_drawn(counts: list[int], uniforms: list[float]) -> list[int]:
-    """What ``draw_counts`` draws from the bag with these uniforms, one item each (see ``faces_of``)."""
     drawn = [0] * len(counts)
-    move_drawn(counts.copy(), drawn, uniforms)
+    move_drawn(counts.copy(), drawn, rng.random(num_draws).tolist())
     return drawn
 
 

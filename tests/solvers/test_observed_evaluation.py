@@ -22,7 +22,6 @@ from dice_envs.agents.solvers import dalek_dice as dalek
 from dice_envs.agents.solvers import dino_hunt as dino
 from dice_envs.agents.specs import models_directory
 from dice_envs.arena.optimality import points_per_turn
-from dice_envs.core.chance import side_odds
 from dice_envs.core.race import Race
 from dice_envs.dalek_dice.actions import KEEP_ACTIONS
 from dice_envs.dalek_dice.state import DalekDiceState, dice_left
@@ -217,7 +216,7 @@ def test_dino_hunt_roll_count_is_capped_as_the_observation_shows_it() -> None:
     # Three Leaves in hand (one of each colour), the cup empty, 5 Dinos and 2 Footprints set aside:
     # a Footprint ends the turn with nothing, three Leaves again go on, anything else scores.
     state = dino_position([0, 0, 0], [1, 1, 1], [2, 2, 1], [2, 0, 0], rolls=12)
-    odds = [side_odds(faces, len(Face)) for faces in FACES_BY_COLOUR]
+    odds = [[faces.count(face) / len(faces) for face in Face] for faces in FACES_BY_COLOUR]  # the rulebook's dice
     scored = again = 0.0
     for faces in product(range(3), repeat=3):  # Dino, Leaves, Footprint for green, yellow, red
         p = math.prod(odds[colour][face] for colour, face in enumerate(faces))
